@@ -1,0 +1,29 @@
+# PGXS build of the ulid extension: a C++17 core (src/core) and its PostgreSQL glue (src/pg).
+EXTENSION    = ulid
+EXTVERSION   = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" ulid.control)
+MODULE_big   = ulid
+DATA         = $(wildcard ulid--*.sql)
+CORE_SRCS    = $(wildcard src/core/*.cpp)
+PG_SRCS      = $(wildcard src/pg/*.cpp)
+OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
+
+# pg_regress: one topic per file in sql/, expected output in expected/.
+REGRESS      = $(sort $(patsubst sql/%.sql,%,$(wildcard sql/*.sql)))
+REGRESS_OPTS = --load-extension=ulid
+
+PG_CONFIG   ?= pg_config
+
+PG_CPPFLAGS  = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
+PG_CXXFLAGS  = -std=c++17 -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers
+
+SHLIB_LINK   = -lstdc++
+
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# The JIT bitcode of the C++ sources needs the same language level.
+override BITCODE_CXXFLAGS += -std=c++17
+
+.PHONY: unit
+unit:
+	$(MAKE) -C test/unit run

@@ -1,0 +1,67 @@
+// The monotonic generator state machine and the random-entropy generator.
+#include "generator.hpp"
+
+#include "timestamp.hpp"
+
+#include "pure.hpp"
+
+namespace ulid {
+
+bool increment_entropy(Ulid &value) noexcept
+{
+    std::size_t i = kBytes;
+    while (i-- > kTimeBytes) {
+        if (value.bytes[i] != 0xFF)
+            break;
+    }
+    if (i < kTimeBytes)
+        return false; // all 80 bits are one: adding one would carry into the timestamp
+    ++value.bytes[i];
+    for (std::size_t j = i + 1; j < kBytes; ++j)
+        value.bytes[j] = 0;
+    return true;
+}
+
+Status random_at(std::uint64_t ms, RandomSource &random, Ulid *out) noexcept
+{
+    Ulid v;
+    if (set_timestamp_ms(v, ms) != Status::ok)
+        return Status::time_out_of_range;
+    if (!random.fill(v.bytes + kTimeBytes, kEntropyBytes))
+        return Status::random_failure;
+    *out = v;
+    return Status::ok;
+}
+
+Status MonotonicGenerator::next(std::uint64_t now_ms, RandomSource &random, Ulid *out) noexcept
+{
+    if (!started_ || now_ms > timestamp_ms(last_)) {
+        Ulid fresh;
+        const Status s = random_at(now_ms, random, &fresh);
+        if (s != Status::ok)
+            return s;
+        last_ = fresh;
+        started_ = true;
+    } else {
+        Ulid bumped = last_;
+        if (!increment_entropy(bumped))
+            return Status::entropy_overflow;
+        last_ = bumped;
+    }
+    *out = last_;
+    return Status::ok;
+}
+
+void MonotonicGenerator::reset() noexcept
+{
+    secure_wipe(&last_, sizeof last_);
+    started_ = false;
+}
+
+void MonotonicGenerator::restore(const Ulid &last) noexcept
+{
+    last_ = last;
+    started_ = true;
+}
+
+} // namespace ulid

@@ -1,0 +1,41 @@
+// ULID generators: the per-process monotonic state machine, and the stateless random ones.
+#pragma once
+
+#include <cstdint>
+
+#include "entropy.hpp"
+#include "status.hpp"
+#include "ulid.hpp"
+
+namespace ulid {
+
+// Strictly increasing ULIDs (DESIGN.md "The monotonic generator"):
+//  - a later millisecond than the last value takes 80 fresh random bits;
+//  - the same or an earlier millisecond (clock went back) keeps the last millisecond and adds one
+//    to the last entropy, so every value is greater than all earlier ones;
+//  - an increment past 80 bits returns entropy_overflow and leaves the state unchanged.
+// On any failure the state and *out are left untouched.
+class MonotonicGenerator {
+public:
+    Status next(std::uint64_t now_ms, RandomSource &random, Ulid *out) noexcept;
+
+    // Forget the last value (a fresh process starts here).
+    void reset() noexcept;
+
+    // Test-only: set the last value directly, e.g. to an entropy just below overflow.
+    void restore(const Ulid &last) noexcept;
+
+    bool started() const noexcept { return started_; }
+
+private:
+    bool started_ = false;
+    Ulid last_{};
+};
+
+// A ULID at the given millisecond with fresh random entropy (no monotonic state).
+Status random_at(std::uint64_t ms, RandomSource &random, Ulid *out) noexcept;
+
+// Adds one to the 80-bit entropy of value; false (value untouched) when it would overflow.
+bool increment_entropy(Ulid &value) noexcept;
+
+} // namespace ulid

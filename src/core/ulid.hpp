@@ -1,0 +1,54 @@
+// The 16-byte ULID value: 48-bit big-endian Unix milliseconds, then 80 bits of entropy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace ulid {
+
+inline constexpr std::size_t kBytes = 16;        // size of a ULID (and of a uuid)
+inline constexpr std::size_t kTimeBytes = 6;     // bytes 0..5: big-endian milliseconds
+inline constexpr std::size_t kEntropyBytes = 10; // bytes 6..15: entropy
+inline constexpr std::size_t kTextLength = 26;   // characters of Crockford Base32
+
+// Largest millisecond a ULID can hold: 2^48 - 1 (10889-08-02 05:31:50.655 UTC).
+inline constexpr std::uint64_t kMaxUnixMs = (std::uint64_t{1} << 48) - 1;
+
+// Plain bytes so that a PostgreSQL datum pointer can be read as a Ulid without copying.
+struct Ulid {
+    std::uint8_t bytes[kBytes];
+};
+
+static_assert(sizeof(Ulid) == kBytes, "a ULID is exactly 16 bytes");
+static_assert(alignof(Ulid) == 1, "a ULID has char alignment, like uuid");
+static_assert(std::is_trivially_copyable_v<Ulid>, "a ULID is plain bytes");
+
+// Byte order is time order: memcmp is the total order of the type.
+inline int compare(const Ulid &a, const Ulid &b) noexcept
+{
+    return std::memcmp(a.bytes, b.bytes, kBytes);
+}
+
+inline bool operator==(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) == 0; }
+inline bool operator!=(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) != 0; }
+inline bool operator<(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) < 0; }
+
+inline std::uint64_t load_be64(const std::uint8_t *p) noexcept
+{
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+inline void store_be64(std::uint8_t *p, std::uint64_t v) noexcept
+{
+    for (int i = 7; i >= 0; --i) {
+        p[i] = static_cast<std::uint8_t>(v);
+        v >>= 8;
+    }
+}
+
+} // namespace ulid

@@ -1,0 +1,41 @@
+// Version shims for PostgreSQL 13-18, in one place: soft errors, module magic, sort/skip support.
+#pragma once
+
+extern "C" {
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/sortsupport.h"
+}
+
+#if PG_VERSION_NUM < 130000
+#error "ulid needs PostgreSQL 13 or later"
+#endif
+
+// Soft input errors (PostgreSQL 16+): ULID_ERRSAVE reports into an ErrorSaveContext when the
+// caller passed one (pg_input_is_valid() and friends then get false) and returns normally; the caller
+// must then return. Without a context, and on earlier versions, it raises an ERROR.
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#define ULID_ERRSAVE(context, ...) errsave((context), __VA_ARGS__)
+#else
+#define ULID_ERRSAVE(context, ...)                                                                  \
+    do {                                                                                            \
+        (void) (context);                                                                           \
+        ereport(ERROR, __VA_ARGS__);                                                                \
+    } while (0)
+#endif
+
+// Unsigned comparison of abbreviated keys: PostgreSQL 15+ ships one that unlocks its radix-style
+// specialised sort; earlier versions get an equivalent of our own.
+#if PG_VERSION_NUM >= 150000
+#define ULID_ABBREV_CMP ssup_datum_unsigned_cmp
+#else
+int ulid_abbrev_unsigned_cmp(Datum x, Datum y, SortSupport ssup);
+#define ULID_ABBREV_CMP ulid_abbrev_unsigned_cmp
+#endif
+
+// B-tree skip support (PostgreSQL 18+).
+#if PG_VERSION_NUM >= 180000
+#define ULID_HAVE_SKIPSUPPORT 1
+#endif

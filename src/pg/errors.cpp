@@ -1,0 +1,96 @@
+// Error mapping: every ereport of the extension is worded here.
+#include "errors.hpp"
+
+namespace ulid::pg {
+
+namespace {
+
+const char kTimeRangeDetail[] =
+    "A ULID holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.";
+
+bool printable_ascii(std::uint8_t c)
+{
+    return c >= 0x21 && c <= 0x7E;
+}
+
+} // namespace
+
+void raise_status(Status status)
+{
+    switch (status) {
+    case Status::ok:
+        return;
+    case Status::time_out_of_range:
+        ereport(ERROR, errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+                errmsg("timestamp out of range for ulid"), errdetail("%s", kTimeRangeDetail));
+        break;
+    case Status::entropy_overflow:
+        ereport(ERROR, errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+                errmsg("ulid entropy overflow within one millisecond"),
+                errdetail("All 2^80 values after the first ULID of this millisecond were used."),
+                errhint("Retry in the next millisecond."));
+        break;
+    case Status::random_failure:
+        ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not generate random values"));
+        break;
+    case Status::bad_binary_length:
+    case Status::bad_length:
+    case Status::bad_character:
+    case Status::overflow:
+        break;
+    }
+    // Decoding statuses carry details that only their own reporters know.
+    elog(ERROR, "unexpected ulid status \"%s\"", status_name(status));
+}
+
+void report_decode_error(const DecodeError &error, const char *text, Node *escontext)
+{
+    const int position = static_cast<int>(error.position);
+    switch (error.status) {
+    case Status::bad_length:
+        ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                     errmsg("invalid input syntax for type %s: \"%s\"", "ulid", text),
+                     errdetail("A ULID has exactly 26 characters; the input has %d bytes.",
+                               static_cast<int>(error.length)));
+        return;
+    case Status::bad_character:
+        if (printable_ascii(error.byte))
+            ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                         errmsg("invalid input syntax for type %s: \"%s\"", "ulid", text),
+                         errdetail("Character \"%c\" at position %d is not in the Crockford "
+                                   "Base32 alphabet.",
+                                   static_cast<char>(error.byte), position));
+        else
+            ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                         errmsg("invalid input syntax for type %s: \"%s\"", "ulid", text),
+                         errdetail("Byte 0x%02X at position %d is not in the Crockford Base32 "
+                                   "alphabet.",
+                                   static_cast<unsigned>(error.byte), position));
+        return;
+    case Status::overflow:
+        ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+                     errmsg("invalid input syntax for type %s: \"%s\"", "ulid", text),
+                     errdetail("The first character \"%c\" is above \"7\": the value would not fit "
+                               "in 128 bits.",
+                               static_cast<char>(error.byte)));
+        return;
+    default:
+        elog(ERROR, "unexpected ulid decode status \"%s\"", status_name(error.status));
+    }
+}
+
+void raise_bad_binary_length(int length)
+{
+    ereport(ERROR, errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+            errmsg("invalid binary input for type %s", "ulid"),
+            errdetail("A ulid is 16 bytes; the input has %d.", length));
+}
+
+void raise_infinite_timestamp()
+{
+    ereport(ERROR, errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+            errmsg("timestamp out of range for ulid"),
+            errdetail("An infinite timestamp has no ULID. %s", kTimeRangeDetail));
+}
+
+} // namespace ulid::pg

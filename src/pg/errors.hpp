@@ -1,0 +1,24 @@
+// Core status -> PostgreSQL error, with the SQLSTATEs of DESIGN.md. The only place errors are worded.
+#pragma once
+
+#include "compat.h"
+#include "core/crockford.hpp"
+#include "core/status.hpp"
+
+namespace ulid::pg {
+
+// Raises the ERROR for a failed core status (time, generator and random failures). Does not
+// return for any status other than ok.
+void raise_status(Status status);
+
+// Reports a text decoding failure as 22P02 with a DETAIL saying why. With a soft-error context
+// (PostgreSQL 16+) it records the error and returns; the caller then returns (Datum) 0.
+void report_decode_error(const DecodeError &error, const char *text, Node *escontext);
+
+// Raises 22P03 for binary or bytea input that is not 16 bytes.
+void raise_bad_binary_length(int length);
+
+// Raises 22008 for an infinite timestamp.
+void raise_infinite_timestamp();
+
+} // namespace ulid::pg

@@ -1,0 +1,166 @@
+// B-tree sort support: abbreviated keys (the first 8 bytes, big-endian) and skip support (18+).
+#include "datum.hpp"
+#include "entry.hpp"
+
+extern "C" {
+#include "common/hashfn.h"
+#include "lib/hyperloglog.h"
+#include "port/pg_bswap.h"
+#include "utils/guc.h"
+#if PG_VERSION_NUM >= 180000
+#include "utils/skipsupport.h"
+#endif
+}
+
+using namespace ulid;
+using namespace ulid::pg;
+
+namespace {
+
+// trace_sort exists on 18+ always, before that when TRACE_SORT is defined (the default).
+bool tracing()
+{
+#if defined(TRACE_SORT) || PG_VERSION_NUM >= 180000
+    return trace_sort;
+#else
+    return false;
+#endif
+}
+
+// Abbreviation state: HyperLogLog estimate of distinct abbreviated keys, as core uuid keeps.
+struct AbbrevState {
+    int64 input_count;
+    bool estimating;
+    hyperLogLogState distinct;
+};
+
+int full_compare(Datum x, Datum y, SortSupport)
+{
+    return compare(*datum_to_ulid(x), *datum_to_ulid(y));
+}
+
+Datum abbrev_convert(Datum original, SortSupport ssup)
+{
+    auto *state = static_cast<AbbrevState *>(ssup->ssup_extra);
+    Datum key;
+    memcpy(&key, datum_to_ulid(original)->bytes, sizeof(Datum));
+    state->input_count += 1;
+    if (state->estimating) {
+#if SIZEOF_DATUM == 8
+        const uint32 folded = static_cast<uint32>(key) ^ static_cast<uint32>(key >> 32);
+#else
+        const uint32 folded = static_cast<uint32>(key);
+#endif
+        addHyperLogLog(&state->distinct, DatumGetUInt32(hash_uint32(folded)));
+    }
+    // Big-endian bytes read as a native unsigned integer keep byte order = integer order.
+    return DatumBigEndianToNative(key);
+}
+
+// Give up on abbreviation when fewer than one distinct key per ~2000 rows (core uuid's rule).
+bool abbrev_abort(int memtupcount, SortSupport ssup)
+{
+    auto *state = static_cast<AbbrevState *>(ssup->ssup_extra);
+    if (memtupcount < 10000 || state->input_count < 10000 || !state->estimating)
+        return false;
+
+    const double distinct = estimateHyperLogLog(&state->distinct);
+    if (distinct > 100000.0) {
+        if (tracing())
+            elog(LOG, "ulid_abbrev: estimation ends at cardinality %f after " INT64_FORMAT
+                      " values (%d rows)",
+                 distinct, state->input_count, memtupcount);
+        state->estimating = false;
+        return false;
+    }
+    if (distinct < state->input_count / 2000.0 + 0.5) {
+        if (tracing())
+            elog(LOG, "ulid_abbrev: aborting abbreviation at cardinality %f after " INT64_FORMAT
+                      " values (%d rows)",
+                 distinct, state->input_count, memtupcount);
+        return true;
+    }
+    if (tracing())
+        elog(LOG, "ulid_abbrev: cardinality %f after " INT64_FORMAT " values (%d rows)", distinct,
+             state->input_count, memtupcount);
+    return false;
+}
+
+} // namespace
+
+#if PG_VERSION_NUM < 150000
+int ulid_abbrev_unsigned_cmp(Datum x, Datum y, SortSupport)
+{
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+#endif
+
+ULID_FUNCTION(ulid_sortsupport)
+{
+    SortSupport ssup = reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0));
+    ssup->comparator = full_compare;
+    ssup->ssup_extra = nullptr;
+
+    if (ssup->abbreviate) {
+        MemoryContext old = MemoryContextSwitchTo(ssup->ssup_cxt);
+        auto *state = static_cast<AbbrevState *>(palloc(sizeof(AbbrevState)));
+        state->input_count = 0;
+        state->estimating = true;
+        initHyperLogLog(&state->distinct, 10);
+        ssup->ssup_extra = state;
+        ssup->comparator = ULID_ABBREV_CMP;
+        ssup->abbrev_converter = abbrev_convert;
+        ssup->abbrev_abort = abbrev_abort;
+        ssup->abbrev_full_comparator = full_compare;
+        MemoryContextSwitchTo(old);
+    }
+    PG_RETURN_VOID();
+}
+
+#ifdef ULID_HAVE_SKIPSUPPORT
+namespace {
+
+// Skip support walks the 128-bit value as an unsigned integer: +1 / -1 with carry.
+Datum skip_step(Relation, Datum existing, bool *overflow, int delta)
+{
+    Ulid value = *datum_to_ulid(existing);
+    const std::uint8_t edge = delta > 0 ? 0xFF : 0x00;
+    int i = static_cast<int>(kBytes) - 1;
+    while (i >= 0 && value.bytes[i] == edge)
+        --i;
+    if (i < 0) {
+        *overflow = true;
+        return (Datum) 0;
+    }
+    value.bytes[i] = static_cast<std::uint8_t>(value.bytes[i] + delta);
+    for (int j = i + 1; j < static_cast<int>(kBytes); ++j)
+        value.bytes[j] = static_cast<std::uint8_t>(~edge);
+    *overflow = false;
+    return ulid_to_datum(value);
+}
+
+Datum skip_decrement(Relation rel, Datum existing, bool *underflow)
+{
+    return skip_step(rel, existing, underflow, -1);
+}
+
+Datum skip_increment(Relation rel, Datum existing, bool *overflow)
+{
+    return skip_step(rel, existing, overflow, +1);
+}
+
+} // namespace
+
+ULID_FUNCTION(ulid_skipsupport)
+{
+    SkipSupport sksup = reinterpret_cast<SkipSupport>(PG_GETARG_POINTER(0));
+    Ulid lowest{};
+    Ulid highest;
+    memset(highest.bytes, 0xFF, kBytes);
+    sksup->decrement = skip_decrement;
+    sksup->increment = skip_increment;
+    sksup->low_elem = ulid_to_datum(lowest);
+    sksup->high_elem = ulid_to_datum(highest);
+    PG_RETURN_VOID();
+}
+#endif
