@@ -25,10 +25,12 @@ static_assert(sizeof(Ulid) == kBytes, "a ULID is exactly 16 bytes");
 static_assert(alignof(Ulid) == 1, "a ULID has char alignment, like uuid");
 static_assert(std::is_trivially_copyable_v<Ulid>, "a ULID is plain bytes");
 
-// Byte order is time order: memcmp is the total order of the type.
+// Byte order is time order: memcmp is the total order of the type. Returns -1, 0 or 1 (never
+// memcmp's raw difference, so callers may negate it safely).
 inline int compare(const Ulid &a, const Ulid &b) noexcept
 {
-    return std::memcmp(a.bytes, b.bytes, kBytes);
+    const int r = std::memcmp(a.bytes, b.bytes, kBytes);
+    return (r > 0) - (r < 0);
 }
 
 inline bool operator==(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) == 0; }

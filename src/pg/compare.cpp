@@ -21,7 +21,7 @@ ULID_FUNCTION(ulid_le) { PG_RETURN_BOOL(cmp_args(fcinfo) <= 0); }
 ULID_FUNCTION(ulid_gt) { PG_RETURN_BOOL(cmp_args(fcinfo) > 0); }
 ULID_FUNCTION(ulid_ge) { PG_RETURN_BOOL(cmp_args(fcinfo) >= 0); }
 
-// memcmp's result may be any int; btree wants it as is (only the sign matters).
+// B-tree comparison: -1, 0 or 1.
 ULID_FUNCTION(ulid_cmp) { PG_RETURN_INT32(cmp_args(fcinfo)); }
 
 // Transition functions of min(ulid) and max(ulid): return the chosen input itself.

@@ -50,8 +50,10 @@ void report_decode_error(const DecodeError &error, const char *text, Node *escon
     case Status::bad_length:
         ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                      errmsg("invalid input syntax for type %s: \"%s\"", "ulid", text),
-                     errdetail("A ULID has exactly 26 characters; the input has %d bytes.",
-                               static_cast<int>(error.length)));
+                     errdetail_plural("A ULID has exactly 26 characters; the input has %d byte.",
+                                      "A ULID has exactly 26 characters; the input has %d bytes.",
+                                      static_cast<unsigned long>(error.length),
+                                      static_cast<int>(error.length)));
         return;
     case Status::bad_character:
         if (printable_ascii(error.byte))

@@ -1,0 +1,59 @@
+-- Packaging: every object has a comment, the extension is trusted and relocatable, and it can be
+-- dropped cleanly.
+SELECT extname, extversion, extrelocatable FROM pg_extension WHERE extname = 'ulid';
+-- Every member object carries a COMMENT.
+SELECT pg_describe_object(d.classid, d.objid, d.objsubid) AS uncommented
+FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid'
+WHERE d.deptype = 'e'
+  AND obj_description(d.objid, d.classid::regclass::name) IS NULL
+  AND NOT (d.classid = 'pg_type'::regclass AND d.objid = 'ulid[]'::regtype)
+ORDER BY 1;
+SELECT count(*) > 50 AS many_members
+FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid' WHERE d.deptype = 'e';
+-- Type shape: like uuid.
+SELECT typlen, typbyval, typalign, typstorage FROM pg_type WHERE oid = 'ulid'::regtype;
+SELECT typlen, typbyval, typalign, typstorage FROM pg_type WHERE oid = 'uuid'::regtype;
+-- Operator classes.
+SELECT am.amname, c.opcname, c.opcdefault
+FROM pg_opclass c JOIN pg_am am ON am.oid = c.opcmethod
+WHERE c.opcintype = 'ulid'::regtype ORDER BY 1, 2;
+SELECT am.amname, p.amprocnum, p.amproc::regproc
+FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod
+WHERE p.amproclefttype = 'ulid'::regtype AND am.amname IN ('btree', 'hash')
+ORDER BY 1, 2;
+-- Trusted: a role with CREATE on a database (not a superuser) installs it; one without may not.
+CREATE ROLE regress_ulid_owner NOSUPERUSER;
+CREATE ROLE regress_ulid_nobody NOSUPERUSER;
+CREATE SCHEMA ulid_trusted AUTHORIZATION regress_ulid_owner;
+SELECT current_database() AS db \gset
+GRANT CREATE ON DATABASE :"db" TO regress_ulid_owner;
+DROP EXTENSION ulid CASCADE;
+SET ROLE regress_ulid_nobody;
+CREATE EXTENSION ulid SCHEMA ulid_trusted;
+RESET ROLE;
+SET ROLE regress_ulid_owner;
+CREATE EXTENSION ulid SCHEMA ulid_trusted;
+SELECT extowner::regrole, extnamespace::regnamespace FROM pg_extension WHERE extname = 'ulid';
+SELECT ulid_trusted.ulid_to_timestamp('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid_trusted.ulid) IS NOT NULL AS works;
+RESET ROLE;
+-- Another role cannot drop it.
+SET ROLE regress_ulid_nobody;
+DROP EXTENSION ulid;
+RESET ROLE;
+-- Relocatable: ALTER EXTENSION ... SET SCHEMA moves every object; the type keeps working.
+CREATE SCHEMA ulid_moved;
+ALTER EXTENSION ulid SET SCHEMA ulid_moved;
+SET search_path = ulid_moved, public;
+SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid < '01ARZ3NDEKTSV4RRFFQ69G5FAW'::ulid AS works_after_move;
+CREATE TABLE ext_t (id ulid PRIMARY KEY DEFAULT gen_ulid());
+INSERT INTO ext_t DEFAULT VALUES;
+SELECT count(*) FROM ext_t WHERE id <= ulid_max(now());
+DROP TABLE ext_t;
+RESET search_path;
+-- Dropping removes everything; the extension comes back in public for whatever runs next.
+DROP EXTENSION ulid;
+SELECT count(*) AS leftovers FROM pg_type WHERE typname = 'ulid';
+DROP SCHEMA ulid_trusted, ulid_moved;
+REVOKE CREATE ON DATABASE :"db" FROM regress_ulid_owner;
+DROP ROLE regress_ulid_owner, regress_ulid_nobody;
+CREATE EXTENSION ulid;
