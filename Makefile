@@ -10,7 +10,7 @@ OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 # pg_regress: one topic per file in sql/, expected output in expected/ (setup runs first).
 REGRESS      = setup io casts operators timestamp btree hash brin aggregates generators \
                copy_binary input_valid extension
-REGRESS_OPTS = --load-extension=ulid
+REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 
 PG_CONFIG   ?= pg_config
 

@@ -44,4 +44,25 @@ void EntropyPool::discard() noexcept
     pos_ = kBlock;
 }
 
+bool PrefetchedRandom::draw(RandomSource &source) noexcept
+{
+    ready_ = source.fill(bytes_, kSize);
+    return ready_;
+}
+
+bool PrefetchedRandom::fill(std::uint8_t *out, std::size_t n) noexcept
+{
+    if (!ready_ || n != kSize)
+        return false;
+    std::memcpy(out, bytes_, kSize);
+    wipe();
+    return true;
+}
+
+void PrefetchedRandom::wipe() noexcept
+{
+    secure_wipe(bytes_, kSize);
+    ready_ = false;
+}
+
 } // namespace ulid

@@ -41,4 +41,23 @@ private:
     std::uint8_t block_[kBlock] = {};
 };
 
+// Serves one request of exactly kSize bytes drawn beforehand, then fails. Lets a caller draw
+// randomness (which may be slow or fail) before taking a lock, and run the generator under the lock
+// with a source that cannot block. Trivially destructible: the owner wipes it with wipe().
+class PrefetchedRandom final : public RandomSource {
+public:
+    static constexpr std::size_t kSize = 10; // a ULID's entropy
+
+    // Draws kSize bytes from source; false when the source fails.
+    bool draw(RandomSource &source) noexcept;
+
+    bool fill(std::uint8_t *out, std::size_t n) noexcept override;
+
+    void wipe() noexcept;
+
+private:
+    std::uint8_t bytes_[kSize] = {};
+    bool ready_ = false;
+};
+
 } // namespace ulid

@@ -7,6 +7,8 @@
 
 namespace ulid {
 
+static_assert(PrefetchedRandom::kSize == kEntropyBytes, "a prefetched draw is one ULID's entropy");
+
 bool increment_entropy(Ulid &value) noexcept
 {
     std::size_t i = kBytes;

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
 #include "core/entropy.hpp"
+#include "core/generator.hpp"
 #include "test_util.hpp"
 
 using namespace ulid_test;
@@ -320,4 +322,70 @@ TEST(SecureWipe, ZeroesExactlyTheGivenRange)
     std::memset(heap.get(), 0xFF, 4096);
     ulid::secure_wipe(heap.get(), 4096);
     EXPECT_EQ(std::count(heap.get(), heap.get() + 4096, 0), 4096);
+}
+
+TEST(PrefetchedRandom, ServesTheDrawnBytesExactlyOnce)
+{
+    FakeRandom upstream;
+    upstream.push({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    ulid::PrefetchedRandom pre;
+    ASSERT_TRUE(pre.draw(upstream));
+    std::uint8_t out[10] = {};
+    ASSERT_TRUE(pre.fill(out, sizeof out));
+    const std::uint8_t want[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    EXPECT_EQ(0, std::memcmp(out, want, sizeof out));
+    // A second request fails: the same bytes are never served twice.
+    EXPECT_FALSE(pre.fill(out, sizeof out));
+}
+
+TEST(PrefetchedRandom, RefusesOtherSizesAndUndrawnState)
+{
+    ulid::PrefetchedRandom pre;
+    std::uint8_t out[16] = {};
+    EXPECT_FALSE(pre.fill(out, 10)); // nothing drawn yet
+    FakeRandom upstream;
+    upstream.push({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    ASSERT_TRUE(pre.draw(upstream));
+    EXPECT_FALSE(pre.fill(out, 9));
+    EXPECT_FALSE(pre.fill(out, 16));
+    EXPECT_TRUE(pre.fill(out, 10));
+}
+
+TEST(PrefetchedRandom, FailedDrawServesNothing)
+{
+    FakeRandom upstream;
+    upstream.fail = true;
+    ulid::PrefetchedRandom pre;
+    EXPECT_FALSE(pre.draw(upstream));
+    std::uint8_t out[10] = {};
+    EXPECT_FALSE(pre.fill(out, sizeof out));
+}
+
+TEST(PrefetchedRandom, WipeDiscardsTheDraw)
+{
+    FakeRandom upstream;
+    upstream.push({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    ulid::PrefetchedRandom pre;
+    ASSERT_TRUE(pre.draw(upstream));
+    pre.wipe();
+    std::uint8_t out[10] = {};
+    EXPECT_FALSE(pre.fill(out, sizeof out));
+}
+
+TEST(PrefetchedRandom, DrivesTheGeneratorOnlyForAFreshMillisecond)
+{
+    ulid::MonotonicGenerator gen;
+    FakeRandom upstream;
+    upstream.push({0, 0, 0, 0, 0, 0, 0, 0, 0, 7});
+    ulid::PrefetchedRandom pre;
+    ASSERT_TRUE(pre.draw(upstream));
+    ulid::Ulid a{}, b{};
+    ASSERT_EQ(gen.next(100, pre, &a), ulid::Status::ok);
+    // Same millisecond: the generator increments and does not need the (now used) draw.
+    ASSERT_EQ(gen.next(100, pre, &b), ulid::Status::ok);
+    EXPECT_LT(a, b);
+    // A later millisecond with no fresh draw is a random failure, and the state stays.
+    ulid::Ulid c = b;
+    EXPECT_EQ(gen.next(101, pre, &c), ulid::Status::random_failure);
+    EXPECT_EQ(c, b);
 }
