@@ -1,0 +1,136 @@
+# test/lib/cluster.sh: throwaway PostgreSQL servers for integration suites (source it; bash only).
+#
+# Each cluster lives in a temporary directory, listens on 127.0.0.1 and a Unix socket in that
+# directory, on a free port, with trust authentication for the superuser "postgres". As root the
+# server runs as the "postgres" OS user (initdb refuses root). Every cluster started here is stopped
+# and removed when the sourcing shell exits.
+#
+#   cluster_init NAME [initdb args...]    create (not start); prints nothing
+#   cluster_conf NAME 'guc = value' ...   append lines to postgresql.conf
+#   cluster_hba NAME 'line' ...           append lines to pg_hba.conf
+#   cluster_start NAME | cluster_stop NAME [fast|immediate] | cluster_restart NAME
+#   cluster_port NAME | cluster_dir NAME (data directory) | cluster_host NAME (socket directory)
+#   cluster_psql NAME [psql args...]      psql -X -q -v ON_ERROR_STOP=1 as postgres on NAME
+#   cluster_connstr NAME [dbname]         a libpq connection string for NAME
+#   cluster_run NAME CMD...               run CMD as the server's OS user with PG* set for NAME
+#   cluster_log NAME                      the server log file
+#
+# Environment: ULID_PG_BINDIR (default: pg_config --bindir of PostgreSQL 15 or the pg_config on PATH).
+
+if [[ -z ${ULID_PG_BINDIR:-} ]]; then
+    if [[ -x /usr/lib/postgresql/15/bin/pg_config ]]; then
+        ULID_PG_BINDIR=/usr/lib/postgresql/15/bin
+    else
+        ULID_PG_BINDIR="$(pg_config --bindir)"
+    fi
+fi
+
+_CLUSTER_ROOT="$(mktemp -d -t ulid-clusters.XXXXXX)"
+chmod 755 "$_CLUSTER_ROOT"
+declare -A _CLUSTER_PORT=()
+_CLUSTER_NAMES=()
+
+_cluster_as_owner() {
+    if ((EUID == 0)); then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+_cluster_free_port() {
+    local p
+    for p in $(shuf -i 20000-60000 -n 50); do
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}
+
+cluster_dir() { echo "$_CLUSTER_ROOT/$1/data"; }
+cluster_host() { echo "$_CLUSTER_ROOT/$1"; }
+cluster_port() { echo "${_CLUSTER_PORT[$1]}"; }
+cluster_log() { echo "$_CLUSTER_ROOT/$1/server.log"; }
+cluster_connstr() { echo "host=127.0.0.1 port=${_CLUSTER_PORT[$1]} user=postgres dbname=${2:-postgres}"; }
+
+cluster_init() {
+    local name="$1" port
+    shift
+    port="$(_cluster_free_port)" || {
+        echo "cluster_init: no free port" >&2
+        return 1
+    }
+    mkdir -p "$_CLUSTER_ROOT/$name"
+    ((EUID == 0)) && chown postgres: "$_CLUSTER_ROOT/$name"
+    _cluster_as_owner "$ULID_PG_BINDIR/initdb" -D "$(cluster_dir "$name")" -U postgres -A trust \
+        --locale=C.UTF-8 -E UTF8 "$@" >"$_CLUSTER_ROOT/$name/initdb.log" 2>&1 || {
+        cat "$_CLUSTER_ROOT/$name/initdb.log" >&2
+        return 1
+    }
+    _CLUSTER_PORT[$name]="$port"
+    _CLUSTER_NAMES+=("$name")
+    cluster_conf "$name" "port = $port" "listen_addresses = '127.0.0.1'" \
+        "unix_socket_directories = '$(cluster_host "$name")'" "fsync = off" \
+        "log_min_messages = warning"
+}
+
+cluster_conf() {
+    local name="$1" line
+    shift
+    for line in "$@"; do
+        _cluster_as_owner sh -c 'printf "%s\n" "$1" >> "$2"' _ "$line" "$(cluster_dir "$name")/postgresql.conf"
+    done
+}
+
+cluster_hba() {
+    local name="$1" line
+    shift
+    for line in "$@"; do
+        _cluster_as_owner sh -c 'printf "%s\n" "$1" >> "$2"' _ "$line" "$(cluster_dir "$name")/pg_hba.conf"
+    done
+}
+
+cluster_start() {
+    _cluster_as_owner "$ULID_PG_BINDIR/pg_ctl" -D "$(cluster_dir "$1")" -l "$(cluster_log "$1")" \
+        -w -t 60 start >/dev/null || {
+        echo "cluster_start $1: failed; log follows" >&2
+        tail -n 30 "$(cluster_log "$1")" >&2
+        return 1
+    }
+}
+
+cluster_stop() {
+    _cluster_as_owner "$ULID_PG_BINDIR/pg_ctl" -D "$(cluster_dir "$1")" -m "${2:-fast}" -w -t 60 \
+        stop >/dev/null
+}
+
+cluster_restart() {
+    cluster_stop "$1" && cluster_start "$1"
+}
+
+cluster_psql() {
+    local name="$1"
+    shift
+    "$ULID_PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "${_CLUSTER_PORT[$name]}" \
+        -U postgres "$@"
+}
+
+cluster_run() {
+    local name="$1"
+    shift
+    PGHOST=127.0.0.1 PGPORT="${_CLUSTER_PORT[$name]}" PGUSER=postgres PGDATABASE=postgres "$@"
+}
+
+_cluster_cleanup() {
+    local name
+    for name in "${_CLUSTER_NAMES[@]}"; do
+        if [[ -f "$(cluster_dir "$name")/postmaster.pid" ]]; then
+            _cluster_as_owner "$ULID_PG_BINDIR/pg_ctl" -D "$(cluster_dir "$name")" -m immediate -w \
+                stop >/dev/null 2>&1 || true
+        fi
+    done
+    rm -rf "$_CLUSTER_ROOT"
+}
+trap _cluster_cleanup EXIT
