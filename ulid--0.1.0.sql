@@ -258,6 +258,8 @@ CREATE FUNCTION gen_ulid(pg_catalog.timestamptz) RETURNS ulid
     AS 'MODULE_PATHNAME', 'gen_ulid_at' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 CREATE FUNCTION gen_random_ulid() RETURNS ulid
     AS 'MODULE_PATHNAME', 'gen_random_ulid' LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION gen_monotonic_ulid() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'gen_monotonic_ulid' LANGUAGE C VOLATILE PARALLEL SAFE;
 
 COMMENT ON FUNCTION gen_ulid() IS
     'new ulid, strictly increasing within this session (same millisecond: previous + 1)';
@@ -265,6 +267,8 @@ COMMENT ON FUNCTION gen_ulid(pg_catalog.timestamptz) IS
     'new ulid at the given time with fresh random entropy (for backfills; not monotonic)';
 COMMENT ON FUNCTION gen_random_ulid() IS
     'new ulid at the current time with fresh random entropy every call';
+COMMENT ON FUNCTION gen_monotonic_ulid() IS
+    'new ulid, strictly increasing across all sessions of the server (shared state)';
 
 -- ---------------------------------------------------------------------------------------------
 -- Casts (none implicit)

@@ -1,8 +1,10 @@
-// Generators: gen_ulid() (monotonic per backend), gen_ulid(timestamptz) and gen_random_ulid().
+// Generators: gen_ulid() (monotonic per backend), gen_monotonic_ulid() (monotonic server-wide),
+// gen_ulid(timestamptz) and gen_random_ulid().
 #include "backend_random.hpp"
 #include "datum.hpp"
 #include "entry.hpp"
 #include "errors.hpp"
+#include "shared_state.hpp"
 #include "time.hpp"
 
 #include "core/generator.hpp"
@@ -24,6 +26,22 @@ ULID_FUNCTION(gen_ulid)
         monotonic.reset();
     Ulid value;
     raise_status(monotonic.next(system_unix_ms(), backend_random(), &value));
+    return ulid_to_datum(value);
+}
+
+// One order for the whole server. The random bytes a fresh millisecond may need are drawn before
+// the spinlock is taken, so that only the generator's few instructions (which cannot fail) run
+// under it; errors are raised after it is released.
+ULID_FUNCTION(gen_monotonic_ulid)
+{
+    attach_shared_state();
+    PrefetchedRandom fresh;
+    if (!fresh.draw(backend_random()))
+        raise_status(Status::random_failure);
+    Ulid value;
+    const Status status = next_shared(system_unix_ms(), fresh, &value);
+    fresh.wipe();
+    raise_status(status);
     return ulid_to_datum(value);
 }
 

@@ -1,5 +1,11 @@
-// The module's identity: PG_MODULE_MAGIC (with name and version on PostgreSQL 18+).
+// The module's identity (PG_MODULE_MAGIC, with name and version on 18+) and its _PG_init.
 #include "compat.h"
+
+extern "C" {
+#include "miscadmin.h"
+}
+
+#include "shared_state.hpp"
 
 extern "C" {
 #if PG_VERSION_NUM >= 180000
@@ -7,4 +13,14 @@ PG_MODULE_MAGIC_EXT(.name = "ulid", .version = ULID_VERSION);
 #else
 PG_MODULE_MAGIC;
 #endif
+
+void _PG_init(void);
+
+// Registers shared memory when preloaded. Draws no randomness and fills no buffer: in the
+// postmaster anything drawn here would be inherited by every backend.
+void _PG_init(void)
+{
+    if (process_shared_preload_libraries_in_progress)
+        ulid::pg::request_shared_state();
+}
 }

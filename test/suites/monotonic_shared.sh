@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# gen_monotonic_ulid() with shared_preload_libraries = 'ulid': one order for the whole server.
+#
+# Round 1 (order witness): 8 pgbench clients; each call runs in a transaction that first takes the
+#   same advisory lock and records nextval() of one sequence under it, so the sequence numbers give
+#   the true order of the calls. The ulid order must equal that order exactly; no duplicate; no
+#   failed transaction.
+# Round 2 (contention, no lock): 8 clients calling it as fast as they can: no duplicate, no error,
+#   and within each backend strictly increasing.
+# Restart: after a restart the generator starts from the clock again; values stay unique.
+# Starts its own server (test/lib/cluster.sh); prints one line per check; exits non-zero on failure.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+# shellcheck source=../lib/cluster.sh
+source test/lib/cluster.sh
+
+DURATION="${ULID_MONO_SECONDS:-5}"
+CHECKS=0
+FAILURES=0
+ok() { CHECKS=$((CHECKS + 1)); printf 'ok   %s\n' "$*"; }
+bad() { CHECKS=$((CHECKS + 1)); FAILURES=$((FAILURES + 1)); printf 'FAIL %s\n' "$*"; }
+check() { # check DESCRIPTION ACTUAL EXPECTED
+    if [[ $2 == "$3" ]]; then ok "$1: $2"; else bad "$1: got $2, expected $3"; fi
+}
+q() { cluster_psql mono -d postgres -Atc "$1"; }
+
+WORK="$(mktemp -d -t ulid-mono.XXXXXX)"
+chmod 755 "$WORK"
+trap 'rm -rf "$WORK"; _cluster_cleanup' EXIT
+
+cluster_init mono
+cluster_conf mono "shared_preload_libraries = 'ulid'" "max_connections = 40"
+cluster_start mono
+q "CREATE EXTENSION ulid; CREATE EXTENSION amcheck;"
+check "preloaded" "$(q "SHOW shared_preload_libraries")" "ulid"
+
+# ---- round 1: advisory-lock witness
+q "CREATE SEQUENCE witness; CREATE TABLE ordered (seq bigint PRIMARY KEY, pid int, id ulid NOT NULL);"
+cat >"$WORK/ordered.sql" <<'EOF'
+BEGIN;
+SELECT pg_advisory_xact_lock(4242);
+INSERT INTO ordered VALUES (nextval('witness'), pg_backend_pid(), gen_monotonic_ulid());
+COMMIT;
+EOF
+cluster_run mono "$ULID_PG_BINDIR/pgbench" -n -c 8 -j 2 -T "$DURATION" -f "$WORK/ordered.sql" postgres \
+    >"$WORK/round1.log" 2>&1 || true
+sed 's/^/#   pgbench: /' "$WORK/round1.log" | grep -E 'processed|failed|tps' || true
+check "witness: failed transactions" "$(sed -nE 's/.*number of failed transactions: ([0-9]+).*/\1/p' "$WORK/round1.log")" "0"
+rows="$(q "SELECT count(*) FROM ordered")"
+if ((rows > 1000)); then ok "witness: calls recorded: $rows"; else bad "witness: only $rows calls"; fi
+check "witness: backends taking part" "$(q "SELECT count(DISTINCT pid) FROM ordered")" "8"
+check "witness: ulid order differs from lock order (pairs)" \
+    "$(q "SELECT count(*) FROM (SELECT id, lag(id) OVER (ORDER BY seq) AS prev FROM ordered) x WHERE prev >= id")" "0"
+check "witness: rank by id equals rank by sequence" \
+    "$(q "SELECT count(*) FROM (SELECT rank() OVER (ORDER BY id) AS a, rank() OVER (ORDER BY seq) AS b FROM ordered) x WHERE a <> b")" "0"
+check "witness: duplicate ids" "$(q "SELECT count(*) - count(DISTINCT id) FROM ordered")" "0"
+# The order crosses backends: consecutive calls come from different backends most of the time.
+switches="$(q "SELECT count(*) FROM (SELECT pid, lag(pid) OVER (ORDER BY seq) AS p FROM ordered) x WHERE p <> pid")"
+if ((switches > 100)); then ok "witness: consecutive calls switched backend $switches times"; else bad "witness: only $switches backend switches"; fi
+
+# ---- round 2: contention without a lock
+q "CREATE TABLE raced (seq bigserial PRIMARY KEY, pid int DEFAULT pg_backend_pid(), id ulid NOT NULL DEFAULT gen_monotonic_ulid());"
+cat >"$WORK/raced.sql" <<'EOF'
+INSERT INTO raced (id) SELECT gen_monotonic_ulid() FROM generate_series(1, 50);
+EOF
+cluster_run mono "$ULID_PG_BINDIR/pgbench" -n -c 8 -j 2 -T "$DURATION" -f "$WORK/raced.sql" postgres \
+    >"$WORK/round2.log" 2>&1 || true
+sed 's/^/#   pgbench: /' "$WORK/round2.log" | grep -E 'processed|failed|tps' || true
+check "race: failed transactions" "$(sed -nE 's/.*number of failed transactions: ([0-9]+).*/\1/p' "$WORK/round2.log")" "0"
+check "race: duplicate ids" "$(q "SELECT count(*) - count(DISTINCT id) FROM raced")" "0"
+check "race: per-backend order violations" \
+    "$(q "SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY pid ORDER BY seq) AS prev FROM raced) x WHERE prev >= id")" "0"
+check "race: amcheck bt_index_parent_check on both keys" \
+    "$(q "SELECT 'clean' FROM (SELECT bt_index_parent_check('ordered_pkey', true),
+                                      bt_index_parent_check('raced_pkey', true)) x")" "clean"
+# Every value from round 2 is above every value from round 1: the order is global and continues.
+check "race: continues above round 1" "$(q "SELECT (SELECT min(id) FROM raced) > (SELECT max(id) FROM ordered)")" "t"
+
+# ---- restart: unique, order follows the clock
+before="$(q "SELECT max(id) FROM raced")"
+cluster_restart mono
+sleep 0.01
+after="$(q "SELECT gen_monotonic_ulid()")"
+check "restart: first value after restart is new" "$(q "SELECT '$after'::ulid <> ALL (SELECT id FROM raced UNION ALL SELECT id FROM ordered)")" "t"
+check "restart: clock moved on, so the new value is above the old maximum" \
+    "$(q "SELECT '$after'::ulid > '$before'::ulid")" "t"
+
+printf '# %d checks, %d failed\n' "$CHECKS" "$FAILURES"
+((FAILURES == 0))
