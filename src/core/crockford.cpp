@@ -66,38 +66,44 @@ Status decode(const char *text, std::size_t length, Ulid *out, DecodeError *erro
         return err.status;
     }
 
+    // One pass: look every character up, remember whether any was invalid (kInvalid is a bit no
+    // digit has) and shift the digits into the two 64-bit halves. 128 bits = 3 + 25 * 5: the first
+    // digit has 3 bits, digit 13 straddles the halves.
     const auto *in = reinterpret_cast<const std::uint8_t *>(text);
-    std::uint8_t digits[kTextLength];
-    std::uint8_t seen = 0;
-    for (std::size_t i = 0; i < kTextLength; ++i) {
-        digits[i] = kDecode[in[i]];
-        seen |= digits[i];
+    const std::uint8_t first = kDecode[in[0]];
+    std::uint8_t seen = first;
+    std::uint64_t hi = first;
+    for (std::size_t i = 1; i <= 12; ++i) {
+        const std::uint8_t d = kDecode[in[i]];
+        seen |= d;
+        hi = (hi << 5) | d;
+    }
+    const std::uint8_t middle = kDecode[in[13]];
+    seen |= middle;
+    hi = (hi << 1) | (middle >> 4);
+    std::uint64_t lo = middle & 15;
+    for (std::size_t i = 14; i < kTextLength; ++i) {
+        const std::uint8_t d = kDecode[in[i]];
+        seen |= d;
+        lo = (lo << 5) | d;
     }
 
-    // Report the first problem by position: a bad first character, an overflowing first
-    // character, then the first bad character anywhere else.
-    if (seen & kInvalid || digits[0] > 7) {
+    if ((seen & kInvalid) || first > 7) {
+        // Report the first problem by position: a bad or overflowing first character, then the
+        // first bad character anywhere else.
         for (std::size_t i = 0; i < kTextLength; ++i) {
-            if (digits[i] & kInvalid) {
+            const std::uint8_t d = kDecode[in[i]];
+            if (d & kInvalid)
                 err.status = Status::bad_character;
-            } else if (i == 0 && digits[0] > 7) {
+            else if (i == 0 && d > 7)
                 err.status = Status::overflow;
-            } else {
+            else
                 continue;
-            }
             err.position = i + 1;
             err.byte = in[i];
             return err.status;
         }
     }
-
-    std::uint64_t hi = digits[0];
-    for (std::size_t i = 1; i <= 12; ++i)
-        hi = (hi << 5) | digits[i];
-    hi = (hi << 1) | (digits[13] >> 4);
-    std::uint64_t lo = digits[13] & 15;
-    for (std::size_t i = 14; i < kTextLength; ++i)
-        lo = (lo << 5) | digits[i];
 
     store_be64(out->bytes, hi);
     store_be64(out->bytes + 8, lo);

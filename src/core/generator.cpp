@@ -37,32 +37,37 @@ Status random_at(std::uint64_t ms, RandomSource &random, Ulid *out) noexcept
 
 Status MonotonicGenerator::next(std::uint64_t now_ms, RandomSource &random, Ulid *out) noexcept
 {
-    if (!started_ || now_ms > timestamp_ms(last_)) {
+    if (!started_ || now_ms > (hi_ >> 16)) {
         Ulid fresh;
         const Status s = random_at(now_ms, random, &fresh);
         if (s != Status::ok)
             return s;
-        last_ = fresh;
-        started_ = true;
-    } else {
-        Ulid bumped = last_;
-        if (!increment_entropy(bumped))
-            return Status::entropy_overflow;
-        last_ = bumped;
+        restore(fresh);
+        *out = fresh;
+        return Status::ok;
     }
-    *out = last_;
+    // Same or earlier millisecond: add one to the 80-bit entropy (the low 16 bits of hi_ and lo_).
+    if (lo_ == UINT64_MAX && (hi_ & 0xFFFF) == 0xFFFF)
+        return Status::entropy_overflow;
+    lo_ += 1;
+    if (lo_ == 0)
+        hi_ += 1; // carry stays inside the entropy: the low 16 bits of hi_ were not all ones
+    store_be64(out->bytes, hi_);
+    store_be64(out->bytes + 8, lo_);
     return Status::ok;
 }
 
 void MonotonicGenerator::reset() noexcept
 {
-    secure_wipe(&last_, sizeof last_);
+    secure_wipe(&hi_, sizeof hi_);
+    secure_wipe(&lo_, sizeof lo_);
     started_ = false;
 }
 
 void MonotonicGenerator::restore(const Ulid &last) noexcept
 {
-    last_ = last;
+    hi_ = load_be64(last.bytes);
+    lo_ = load_be64(last.bytes + 8);
     started_ = true;
 }
 

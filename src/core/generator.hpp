@@ -28,8 +28,11 @@ public:
     bool started() const noexcept { return started_; }
 
 private:
+    // The last value as a 128-bit big-endian integer: hi_ = 48-bit ms << 16 | top 16 entropy bits,
+    // lo_ = low 64 entropy bits. "Same millisecond?" is a shift; "+1" is an add with carry.
     bool started_ = false;
-    Ulid last_{};
+    std::uint64_t hi_ = 0;
+    std::uint64_t lo_ = 0;
 };
 
 // A ULID at the given millisecond with fresh random entropy (no monotonic state).

@@ -37,20 +37,32 @@ inline bool operator==(const Ulid &a, const Ulid &b) noexcept { return compare(a
 inline bool operator!=(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) != 0; }
 inline bool operator<(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) < 0; }
 
+// Big-endian 64-bit loads and stores (one bswap on little-endian GCC/Clang targets).
 inline std::uint64_t load_be64(const std::uint8_t *p) noexcept
 {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+    return __builtin_bswap64(v);
+#else
     std::uint64_t v = 0;
     for (int i = 0; i < 8; ++i)
         v = (v << 8) | p[i];
     return v;
+#endif
 }
 
 inline void store_be64(std::uint8_t *p, std::uint64_t v) noexcept
 {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+    std::memcpy(p, &v, sizeof v);
+#else
     for (int i = 7; i >= 0; --i) {
         p[i] = static_cast<std::uint8_t>(v);
         v >>= 8;
     }
+#endif
 }
 
 } // namespace ulid
