@@ -24,6 +24,10 @@ SHLIB_LINK   = -lstdc++
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks header dependencies only when PostgreSQL was configured with --enable-depend; ours
+# are few, so every object depends on all of them.
+$(OBJS) $(OBJS:.o=.bc): $(wildcard src/core/*.hpp src/pg/*.hpp src/pg/*.h)
+
 # The JIT bitcode of the C++ sources needs the same language level.
 override BITCODE_CXXFLAGS += -std=c++17 -Wno-register
 

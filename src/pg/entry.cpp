@@ -7,32 +7,40 @@
 namespace ulid::pg {
 
 namespace {
-enum class Caught { nothing, out_of_memory, exception, unknown };
+
+enum class Caught { out_of_memory, exception, unknown };
+
+// Only ever written inside a catch block and read right after it, in the same backend.
+Caught caught_kind = Caught::unknown;
+char caught_what[256];
+
+} // namespace
+
+void record_exception() noexcept
+{
+    caught_what[0] = '\0';
+    try {
+        throw; // rethrow the exception being handled, to tell its kind
+    } catch (const std::bad_alloc &) {
+        caught_kind = Caught::out_of_memory;
+    } catch (const std::exception &e) {
+        caught_kind = Caught::exception;
+        strlcpy(caught_what, e.what(), sizeof caught_what);
+    } catch (...) {
+        caught_kind = Caught::unknown;
+    }
 }
 
-Datum run_guarded(FunctionCallInfo fcinfo, Body body, const char *function_name)
+void raise_recorded_exception(const char *function_name)
 {
-    Caught caught = Caught::nothing;
-    char what[256] = "";
-
-    try {
-        return body(fcinfo);
-    } catch (const std::bad_alloc &) {
-        caught = Caught::out_of_memory;
-    } catch (const std::exception &e) {
-        caught = Caught::exception;
-        strlcpy(what, e.what(), sizeof what);
-    } catch (...) {
-        caught = Caught::unknown;
-    }
-
-    // The exception object is gone; raising here unwinds no C++ frame that owns anything.
-    if (caught == Caught::out_of_memory)
+    if (caught_kind == Caught::out_of_memory)
         ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
                 errdetail("C++ allocation failed in %s.", function_name));
+    if (caught_kind == Caught::exception)
+        ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR),
+                errmsg("unexpected C++ exception in %s", function_name), errdetail("%s", caught_what));
     ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR),
-            errmsg("unexpected C++ exception in %s", function_name),
-            caught == Caught::exception ? errdetail("%s", what) : 0);
+            errmsg("unexpected C++ exception in %s", function_name));
     pg_unreachable();
 }
 

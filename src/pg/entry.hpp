@@ -1,19 +1,20 @@
 // The C++/PostgreSQL wall: every SQL-callable function is defined through ULID_FUNCTION.
 //
 // ULID_FUNCTION(name) declares the extern "C" V1 entry point `name`, which runs the body inside a
-// catch-all. A C++ exception never reaches PostgreSQL: it is caught, the catch block ends, and only
-// then is the PostgreSQL ERROR raised. Bodies may call ereport() themselves (its longjmp passes only
-// through these frames), so they must hold only trivially destructible locals.
+// catch-all. A C++ exception never reaches PostgreSQL: it is caught and recorded, the catch block
+// ends, and only then is the PostgreSQL ERROR raised. Bodies may call ereport() themselves (its
+// longjmp passes only through these frames), so they must hold only trivially destructible locals.
 #pragma once
 
 #include "compat.h"
 
 namespace ulid::pg {
 
-using Body = Datum (*)(FunctionCallInfo);
+// Inside a catch block: records what was caught (kind and message) in static storage.
+void record_exception() noexcept;
 
-// Runs body; converts any escaping C++ exception into an ERROR after the catch has finished.
-Datum run_guarded(FunctionCallInfo fcinfo, Body body, const char *function_name);
+// After the catch block: raises the recorded exception as a PostgreSQL ERROR. Never returns.
+pg_attribute_noreturn() void raise_recorded_exception(const char *function_name);
 
 } // namespace ulid::pg
 
@@ -23,7 +24,12 @@ Datum run_guarded(FunctionCallInfo fcinfo, Body body, const char *function_name)
     PG_FUNCTION_INFO_V1(name);                                                                      \
     Datum name(PG_FUNCTION_ARGS)                                                                    \
     {                                                                                               \
-        return ulid::pg::run_guarded(fcinfo, name##_body, #name);                                   \
+        try {                                                                                       \
+            return name##_body(fcinfo);                                                             \
+        } catch (...) {                                                                             \
+            ulid::pg::record_exception();                                                           \
+        }                                                                                           \
+        ulid::pg::raise_recorded_exception(#name);                                                  \
     }                                                                                               \
     }                                                                                               \
     static Datum name##_body(FunctionCallInfo fcinfo)
