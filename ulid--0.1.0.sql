@@ -5,6 +5,23 @@
 
 \echo Use "CREATE EXTENSION ulid" to load this file. \quit
 
+-- A trusted extension's script runs as the bootstrap superuser, and CREATE EXTENSION ... SCHEMA
+-- does not itself check the installing role's CREATE privilege on the target schema. Without this
+-- guard a role with only CREATE on the database could plant these objects in pg_catalog or in
+-- another role's schema. @extowner@ is the installing role (PostgreSQL 13+).
+DO $ulid_guard$
+BEGIN
+    IF NOT pg_catalog.has_schema_privilege(
+               (SELECT r.oid FROM pg_catalog.pg_roles r
+                WHERE pg_catalog.quote_ident(r.rolname) OPERATOR(pg_catalog.=) $owner$@extowner@$owner$),
+               pg_catalog.current_schema(), 'CREATE') THEN
+        RAISE EXCEPTION 'permission denied for schema %', pg_catalog.current_schema()
+            USING ERRCODE = 'insufficient_privilege',
+                  DETAIL = 'Installing ulid needs the CREATE privilege on the target schema.';
+    END IF;
+END
+$ulid_guard$;
+
 -- ---------------------------------------------------------------------------------------------
 -- The type and its I/O
 -- ---------------------------------------------------------------------------------------------

@@ -31,7 +31,11 @@ DROP EXTENSION ulid CASCADE;
 SET ROLE regress_ulid_nobody;
 CREATE EXTENSION ulid SCHEMA ulid_trusted;
 RESET ROLE;
+-- ... and only into a schema where the role itself may create objects.
 SET ROLE regress_ulid_owner;
+CREATE EXTENSION ulid SCHEMA pg_catalog;
+CREATE EXTENSION ulid SCHEMA public;
+SELECT count(*) AS installed FROM pg_extension WHERE extname = 'ulid';
 CREATE EXTENSION ulid SCHEMA ulid_trusted;
 SELECT extowner::regrole, extnamespace::regnamespace FROM pg_extension WHERE extname = 'ulid';
 SELECT ulid_trusted.ulid_to_timestamp('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid_trusted.ulid) IS NOT NULL AS works;

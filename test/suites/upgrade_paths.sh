@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# Upgrade-path harness: every released version reaches default_version through ALTER EXTENSION
+# UPDATE, and ends with exactly the objects of a fresh install.
+#
+# Versions are discovered from the repository root (this file's ../..): install scripts
+# ulid--<v>.sql, update scripts ulid--<a>--<b>.sql, and default_version in ulid.control. Checks:
+#   - the default version has an install script, no version is newer than the default, and the
+#     server has exactly the repository's scripts installed (same versions, identical files under
+#     `pg_config --sharedir`/extension), so the checks below test this tree;
+#   - a fresh install's catalog description (below) is the same twice and non-empty, and
+#     ALTER EXTENSION ulid UPDATE on it is a no-op;
+#   - for every version older than the default: pg_extension_update_paths('ulid') has a path to
+#     the default version, and in a fresh database CREATE EXTENSION ulid VERSION '<old>' followed by
+#     ALTER EXTENSION ulid UPDATE ends at the default version with a catalog description identical
+#     to the fresh install's.
+# The description: every member object (pg_describe_object, with its comment); every member
+# function's signature, result, language, symbol, volatility, strictness, parallel safety,
+# leakproofness, cost, owner and ACL; the type's definition; operators with their functions,
+# estimators, commutator, negator, merge/hash flags; operator classes and families with every
+# pg_amop/pg_amproc entry; casts; aggregates; the extension row.
+#
+# Needs the PG* environment of a server with the extension installed from this tree and a
+# superuser; creates and drops one database per version next to PGDATABASE. Prints one line per
+# check, exits non-zero on any violation.
+set -euo pipefail
+
+here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
+# shellcheck source-path=SCRIPTDIR source=../lib/checks.sh
+source "$here/../lib/checks.sh"
+root="$(cd -- "$here/../.." && pwd -P)"
+
+pg_config="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
+bindir="$("$pg_config" --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)"
+extdir="$("$pg_config" --sharedir 2>/dev/null)/extension"
+BASE="${PGDATABASE:-postgres}"
+
+WORK="$(mktemp -d -t ulid-upgrade.XXXXXX)"
+DBS=()
+cleanup() {
+    local db
+    for db in "${DBS[@]}"; do
+        "$bindir/psql" -X -q -d postgres -c 'SET client_min_messages = warning' \
+            -c "DROP DATABASE IF EXISTS \"$db\"" >/dev/null 2>&1 || true
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+q() { "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -d "$1" -c "$2"; }
+
+# fresh_db SUFFIX: create an empty database, print its name
+fresh_db() {
+    local db="${BASE}_upg_${1//[^A-Za-z0-9_]/_}"
+    DBS+=("$db")
+    "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -d postgres -c 'SET client_min_messages = warning' \
+        -c "DROP DATABASE IF EXISTS \"$db\"" -c "CREATE DATABASE \"$db\" TEMPLATE template0" >/dev/null
+    printf '%s\n' "$db"
+}
+
+# The catalog description of the installed ulid extension, one sorted line per fact, independent
+# of OIDs. search_path is pg_catalog only, so every ulid object prints schema-qualified.
+DESCRIBE_SQL="$(
+    cat <<'SQL'
+SET search_path = pg_catalog;
+WITH ext AS (SELECT * FROM pg_extension WHERE extname = 'ulid'),
+mem AS (
+    SELECT d.classid, d.objid, d.objsubid FROM pg_depend d, ext
+    WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = ext.oid AND d.deptype = 'e'
+),
+fams AS (SELECT objid AS oid FROM mem WHERE classid = 'pg_opfamily'::regclass
+         UNION SELECT c.opcfamily FROM pg_opclass c JOIN mem ON mem.classid = 'pg_opclass'::regclass
+                                                             AND mem.objid = c.oid)
+SELECT line FROM (
+    SELECT 'extension relocatable=' || extrelocatable || ' version=' || extversion
+           || ' schema_is_' || CASE WHEN extnamespace = 'public'::regnamespace THEN 'public' ELSE 'other' END
+           || ' config=' || coalesce(extconfig::text, '-') AS line FROM ext
+    UNION ALL
+    SELECT 'member ' || pg_describe_object(classid, objid, objsubid)
+           || coalesce(' -- ' || obj_description(objid, classid::regclass::name), ' -- (no comment)')
+    FROM mem
+    UNION ALL
+    SELECT format('function %s returns %s language=%s symbol=%s/%s kind=%s volatile=%s strict=%s '
+                  'parallel=%s leakproof=%s secdef=%s cost=%s rows=%s support=%s config=%s owner=%s acl=%s',
+                  p.oid::regprocedure, pg_get_function_result(p.oid), l.lanname, p.prosrc,
+                  coalesce(p.probin, '-'), p.prokind, p.provolatile, p.proisstrict, p.proparallel,
+                  p.proleakproof, p.prosecdef, p.procost, p.prorows, p.prosupport::regproc,
+                  coalesce(p.proconfig::text, '-'), pg_get_userbyid(p.proowner),
+                  coalesce(p.proacl::text, '-'))
+    FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+    JOIN mem ON mem.classid = 'pg_proc'::regclass AND mem.objid = p.oid
+    UNION ALL
+    SELECT format('type %s len=%s byval=%s align=%s storage=%s category=%s preferred=%s in=%s out=%s '
+                  'recv=%s send=%s analyze=%s subscript=%s elem=%s array=%s default=%s collation=%s owner=%s',
+                  t.oid::regtype, t.typlen, t.typbyval, t.typalign, t.typstorage, t.typcategory,
+                  t.typispreferred, t.typinput, t.typoutput, t.typreceive, t.typsend, t.typanalyze,
+                  t.typsubscript, t.typelem::regtype, t.typarray::regtype, coalesce(t.typdefault, '-'),
+                  t.typcollation, pg_get_userbyid(t.typowner))
+    FROM pg_type t JOIN mem ON mem.classid = 'pg_type'::regclass AND mem.objid = t.oid
+    UNION ALL
+    SELECT format('operator %s result=%s code=%s restrict=%s join=%s commutator=%s negator=%s merges=%s hashes=%s',
+                  o.oid::regoperator, o.oprresult::regtype, o.oprcode::regprocedure,
+                  o.oprrest::regprocedure, o.oprjoin::regprocedure, o.oprcom::regoperator,
+                  o.oprnegate::regoperator, o.oprcanmerge, o.oprcanhash)
+    FROM pg_operator o JOIN mem ON mem.classid = 'pg_operator'::regclass AND mem.objid = o.oid
+    UNION ALL
+    SELECT format('opclass %s using %s family=%s default=%s keytype=%s', c.opcname, am.amname,
+                  f.opfname, c.opcdefault, c.opckeytype::regtype)
+    FROM pg_opclass c JOIN pg_am am ON am.oid = c.opcmethod JOIN pg_opfamily f ON f.oid = c.opcfamily
+    JOIN mem ON mem.classid = 'pg_opclass'::regclass AND mem.objid = c.oid
+    UNION ALL
+    SELECT format('amop %s using %s strategy=%s (%s,%s) %s purpose=%s sortfamily=%s', f.opfname,
+                  am.amname, a.amopstrategy, a.amoplefttype::regtype, a.amoprighttype::regtype,
+                  a.amopopr::regoperator, a.amoppurpose, a.amopsortfamily)
+    FROM pg_amop a JOIN pg_opfamily f ON f.oid = a.amopfamily JOIN pg_am am ON am.oid = f.opfmethod
+    WHERE a.amopfamily IN (SELECT oid FROM fams)
+    UNION ALL
+    SELECT format('amproc %s using %s proc=%s (%s,%s) %s', f.opfname, am.amname, a.amprocnum,
+                  a.amproclefttype::regtype, a.amprocrighttype::regtype, a.amproc::regprocedure)
+    FROM pg_amproc a JOIN pg_opfamily f ON f.oid = a.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod
+    WHERE a.amprocfamily IN (SELECT oid FROM fams)
+    UNION ALL
+    SELECT format('cast (%s AS %s) func=%s context=%s method=%s', c.castsource::regtype,
+                  c.casttarget::regtype, c.castfunc::regprocedure, c.castcontext, c.castmethod)
+    FROM pg_cast c JOIN mem ON mem.classid = 'pg_cast'::regclass AND mem.objid = c.oid
+    UNION ALL
+    SELECT format('aggregate %s kind=%s trans=%s final=%s combine=%s serial=%s deserial=%s sortop=%s '
+                  'stype=%s init=%s finalmodify=%s parallel=%s', a.aggfnoid::regprocedure, a.aggkind,
+                  a.aggtransfn::regprocedure, a.aggfinalfn::regprocedure, a.aggcombinefn::regprocedure,
+                  a.aggserialfn, a.aggdeserialfn, a.aggsortop::regoperator, a.aggtranstype::regtype,
+                  coalesce(a.agginitval, '-'), a.aggfinalmodify, p.proparallel)
+    FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
+    JOIN mem ON mem.classid = 'pg_proc'::regclass AND mem.objid = a.aggfnoid
+) facts ORDER BY line COLLATE "C";
+SQL
+)"
+
+# describe DB > FILE; a failing query is a FAIL line
+describe() {
+    q "$1" "$DESCRIBE_SQL" 2>"$WORK/describe.err" || {
+        bad "catalog description query failed in $1: $(head -n 1 "$WORK/describe.err")"
+        return 0
+    }
+}
+
+# ---------------------------------------------------------------------------------------------
+# what the repository says
+default="$(sed -nE "s/^[[:space:]]*default_version[[:space:]]*=[[:space:]]*'([^']+)'.*/\1/p" "$root/ulid.control")"
+installs=()
+edges=()
+for f in "$root"/ulid--*.sql; do
+    [[ -e $f ]] || continue
+    b="$(basename "$f" .sql)"
+    b="${b#ulid--}"
+    if [[ $b == *--* ]]; then edges+=("$b"); else installs+=("$b"); fi
+done
+mapfile -t versions < <(
+    {
+        printf '%s\n' "${installs[@]}"
+        for e in "${edges[@]}"; do printf '%s\n%s\n' "${e%%--*}" "${e#*--}"; done
+        [[ -n $default ]] && printf '%s\n' "$default"
+    } | grep -v '^$' | sort -uV
+)
+echo "# repository $root"
+echo "# default_version ${default:-<none>}; install scripts: ${installs[*]:-none}; update scripts: ${edges[*]:-none}"
+echo "# versions: ${versions[*]}"
+if [[ -n $default ]]; then ok "ulid.control names default_version $default"; else bad "ulid.control has no default_version"; fi
+if [[ -f $root/ulid--$default.sql ]]; then
+    ok "install script ulid--$default.sql exists"
+else
+    bad "no install script ulid--$default.sql for the default version"
+fi
+older=()
+for v in "${versions[@]}"; do
+    [[ $v == "$default" ]] && continue
+    if [[ "$(printf '%s\n%s\n' "$v" "$default" | sort -V | head -n 1)" == "$v" ]]; then
+        older+=("$v")
+    else
+        bad "version $v is newer than default_version $default (bump default_version or drop the script)"
+    fi
+done
+note "released versions older than $default: ${older[*]:-none} (${#older[@]})"
+
+# ---------------------------------------------------------------------------------------------
+# what the server has
+echo
+echo "# server: ${PGHOST:-?}:${PGPORT:-?}, scripts under $extdir"
+server_versions="$(q "$BASE" "SELECT string_agg(version, ' ' ORDER BY version) FROM pg_available_extension_versions WHERE name = 'ulid'")"
+repo_versions="$(printf '%s\n' "${installs[@]}" | grep -v '^$' | sort | tr '\n' ' ' | sed 's/ $//')"
+expect_str "versions with an install script on the server = in the repository ($repo_versions)" \
+    "$server_versions" "$repo_versions"
+expect_str "the server's default_version" \
+    "$(q "$BASE" "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid'")" "$default"
+differ=0
+for f in "$root"/ulid.control "$root"/ulid--*.sql; do
+    if ! cmp -s "$f" "$extdir/$(basename "$f")"; then
+        differ=$((differ + 1))
+        note "not installed or different: $(basename "$f") (run make install)"
+    fi
+done
+for f in "$extdir"/ulid--*.sql; do
+    [[ -e $f && ! -e $root/$(basename "$f") ]] && {
+        differ=$((differ + 1))
+        note "installed but not in the repository: $(basename "$f")"
+    }
+done
+expect "repository scripts missing from or different on the server, or extra there" "$differ" -eq 0
+
+# ---------------------------------------------------------------------------------------------
+echo
+echo "# fresh install of $default"
+db="$(fresh_db fresh)"
+if q "$db" "CREATE EXTENSION ulid"; then ok "CREATE EXTENSION ulid (fresh, $db)"; else bad "CREATE EXTENSION ulid (fresh)"; fi
+describe "$db" >"$WORK/fresh.txt"
+describe "$db" >"$WORK/fresh2.txt"
+expect "catalog description lines of the fresh install" "$(wc -l <"$WORK/fresh.txt")" -gt 50
+note "  $(grep -c '^member ' "$WORK/fresh.txt") members, $(grep -c '^function ' "$WORK/fresh.txt") functions, $(grep -c '^operator ' "$WORK/fresh.txt") operators, $(grep -c '^amop ' "$WORK/fresh.txt") amop and $(grep -c '^amproc ' "$WORK/fresh.txt") amproc entries, $(grep -c '^cast ' "$WORK/fresh.txt") casts, $(grep -c '^aggregate ' "$WORK/fresh.txt") aggregates"
+if cmp -s "$WORK/fresh.txt" "$WORK/fresh2.txt"; then ok "the description is deterministic"; else bad "the description differs between two runs"; fi
+expect_str "extversion after the fresh install" "$(q "$db" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$default"
+q "$db" "SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE" || bad "ALTER EXTENSION ulid UPDATE on the default version"
+describe "$db" >"$WORK/fresh3.txt"
+if cmp -s "$WORK/fresh.txt" "$WORK/fresh3.txt"; then
+    ok "ALTER EXTENSION ulid UPDATE on $default changes nothing"
+else
+    bad "ALTER EXTENSION ulid UPDATE on $default changed the catalog"
+fi
+
+# ---------------------------------------------------------------------------------------------
+for v in "${older[@]}"; do
+    echo
+    echo "# upgrade from $v"
+    path="$(q "$BASE" "SELECT coalesce(path, '<none>') FROM pg_extension_update_paths('ulid')
+                       WHERE source = '$v' AND target = '$default'")" || path=""
+    if [[ -n $path && $path != "<none>" ]]; then
+        ok "update path $v -> $default: $path"
+    else
+        bad "no update path from $v to $default (add ulid--$v--<next>.sql up to $default)"
+    fi
+    db="$(fresh_db "$v")"
+    if ! q "$db" "CREATE EXTENSION ulid VERSION '$v'" 2>"$WORK/create.err"; then
+        bad "CREATE EXTENSION ulid VERSION '$v': $(head -n 1 "$WORK/create.err")"
+        continue
+    fi
+    ok "CREATE EXTENSION ulid VERSION '$v'"
+    if q "$db" "SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE" 2>"$WORK/update.err"; then
+        ok "ALTER EXTENSION ulid UPDATE from $v"
+    else
+        bad "ALTER EXTENSION ulid UPDATE from $v: $(head -n 1 "$WORK/update.err")"
+    fi
+    expect_str "extversion after updating from $v" \
+        "$(q "$db" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$default"
+    describe "$db" >"$WORK/from-$v.txt"
+    if diff -u "$WORK/fresh.txt" "$WORK/from-$v.txt" >"$WORK/from-$v.diff"; then
+        ok "catalog after $v -> $default identical to a fresh $default install ($(wc -l <"$WORK/from-$v.txt") lines)"
+    else
+        bad "catalog after $v -> $default differs from a fresh install (- fresh, + upgraded):"
+        grep -E '^[-+][^-+]' "$WORK/from-$v.diff" | head -n 30 | sed 's/^/#     /'
+    fi
+done
+((${#older[@]} > 0)) || note "no released version before $default: no upgrade to check yet"
+
+checks_summary
