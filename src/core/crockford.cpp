@@ -2,6 +2,7 @@
 #include "crockford.hpp"
 
 #include <array>
+#include <cstring>
 
 #include "pure.hpp"
 
@@ -30,6 +31,24 @@ constexpr std::array<std::uint8_t, 256> make_decode_table() noexcept
 
 constexpr std::array<std::uint8_t, 256> kDecode = make_decode_table();
 
+// Every 10-bit value as its two characters: the encoder writes two characters per lookup.
+constexpr std::array<char, 2048> make_pair_table() noexcept
+{
+    std::array<char, 2048> table{};
+    for (std::size_t v = 0; v < 1024; ++v) {
+        table[2 * v] = kAlphabet[v >> 5];
+        table[2 * v + 1] = kAlphabet[v & 31];
+    }
+    return table;
+}
+
+constexpr std::array<char, 2048> kPairs = make_pair_table();
+
+inline void put_pair(char *out, std::uint64_t ten_bits) noexcept
+{
+    std::memcpy(out, &kPairs[2 * ten_bits], 2);
+}
+
 static_assert(kDecode['U'] == kInvalid && kDecode['u'] == kInvalid, "U is not Crockford");
 static_assert(kDecode['Z'] == 31 && kDecode['z'] == 31 && kDecode['0'] == 0, "table corners");
 
@@ -42,16 +61,17 @@ int decode_char(std::uint8_t c) noexcept
 
 void encode(const Ulid &value, char out[kTextLength]) noexcept
 {
-    // 128 bits as 3 + 25 * 5: the first character carries the top three bits.
+    // 128 bits = 3 + 25 * 5. Character 0 holds the top 3 bits; characters 1-12 the next 60 bits of
+    // hi, two per lookup; character 13 straddles the halves; characters 14-25 the low 60 of lo.
     const std::uint64_t hi = load_be64(value.bytes);
     const std::uint64_t lo = load_be64(value.bytes + 8);
 
     out[0] = kAlphabet[hi >> 61];
-    for (int i = 1; i <= 12; ++i)
-        out[i] = kAlphabet[(hi >> (61 - 5 * i)) & 31];
+    for (int k = 0; k < 6; ++k)
+        put_pair(out + 1 + 2 * k, (hi >> (51 - 10 * k)) & 1023);
     out[13] = kAlphabet[((hi & 1) << 4) | (lo >> 60)];
-    for (int i = 14; i <= 25; ++i)
-        out[i] = kAlphabet[(lo >> (60 - 5 * (i - 13))) & 31];
+    for (int k = 0; k < 6; ++k)
+        put_pair(out + 14 + 2 * k, (lo >> (50 - 10 * k)) & 1023);
 }
 
 Status decode(const char *text, std::size_t length, Ulid *out, DecodeError *error) noexcept
