@@ -34,3 +34,20 @@ override BITCODE_CXXFLAGS += -std=c++17 -Wno-register
 .PHONY: unit
 unit:
 	$(MAKE) -C test/unit run
+
+# ---- make dist: the release archive for PGXN (test/suites/packaging.sh checks it) ----------------
+# dist/ulid-<version>.zip made by `git archive` from the committed HEAD, every path under
+# ulid-<version>/; <version> is default_version in ulid.control, which META.json must repeat for the
+# release and for provides.ulid (the target refuses otherwise). DIST_REF and DIST_DIR override
+# the commit and the output directory.
+DIST_REF ?= HEAD
+DIST_DIR ?= dist
+DIST_NAME = $(EXTENSION)-$(EXTVERSION)
+
+.PHONY: dist
+dist:
+	@test "$$(git show "$(DIST_REF):META.json" | grep -Ec '"version" *: *"$(EXTVERSION)"')" -ge 2 || \
+		{ echo "make dist: META.json at $(DIST_REF) does not give version $(EXTVERSION) (ulid.control) to the release and to provides" >&2; exit 1; }
+	@mkdir -p "$(DIST_DIR)"
+	git archive --format=zip --prefix="$(DIST_NAME)/" -o "$(DIST_DIR)/$(DIST_NAME).zip" "$(DIST_REF)"
+# ---- end of make dist ----------------------------------------------------------------------------

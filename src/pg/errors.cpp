@@ -50,8 +50,8 @@ void report_decode_error(const DecodeError &error, const char *text, Node *escon
     case Status::bad_length:
         ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                      errmsg("invalid input syntax for type %s: \"%s\"", "ulid", text),
-                     errdetail_plural("A ULID has exactly 26 characters; the input has %d byte.",
-                                      "A ULID has exactly 26 characters; the input has %d bytes.",
+                     errdetail_plural("A ULID is exactly 26 ASCII characters; the input is %d byte long.",
+                                      "A ULID is exactly 26 ASCII characters; the input is %d bytes long.",
                                       static_cast<unsigned long>(error.length),
                                       static_cast<int>(error.length)));
         return;

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # test/lib/checks.sh: check counting for integration suites (source it; bash only).
 #
 #   ok MSG / bad MSG                  print "ok   MSG" / "FAIL MSG" and count it
@@ -14,6 +15,8 @@
 #   checks_summary                    print "# N checks, M failed"; returns non-zero when M > 0
 #   suite_isolate_env                 unset the PG* variables of the caller's server, so that only
 #                                     the clusters a suite starts itself (test/lib/cluster.sh) are used
+#   suite_exit_on_signals             turn SIGTERM/SIGINT/SIGHUP (a time limit, Ctrl-C) into an exit,
+#                                     so that the EXIT trap (cluster.sh's clean-up) runs
 
 CHECKS=0
 VIOLATIONS=0
@@ -121,4 +124,8 @@ checks_summary() {
 suite_isolate_env() {
     unset PGHOST PGHOSTADDR PGPORT PGUSER PGPASSWORD PGDATABASE PGSERVICE PGSERVICEFILE PGOPTIONS \
         PGPASSFILE PGSSLMODE PGCONNECT_TIMEOUT PGTARGETSESSIONATTRS PGDATA PGCLUSTER
+}
+
+suite_exit_on_signals() {
+    trap 'echo "# interrupted"; exit 143' TERM INT HUP
 }

@@ -6,9 +6,14 @@
 # and removed when the sourcing shell exits.
 #
 #   cluster_init NAME [initdb args...]    create (not start); prints nothing
+#   cluster_up NAME [initdb args...]      cluster_init, then cluster_start
+#   cluster_standby NAME PRIMARY          a streaming standby of PRIMARY (pg_basebackup -R), not started
+#   cluster_free_port                     a loopback port below the kernel's ephemeral range
 #   cluster_conf NAME 'guc = value' ...   append lines to postgresql.conf
 #   cluster_hba NAME 'line' ...           append lines to pg_hba.conf
 #   cluster_start NAME | cluster_stop NAME [fast|immediate] | cluster_restart NAME
+#                                         (cluster_start moves to another free port and retries when
+#                                         the server cannot bind its port)
 #   cluster_port NAME | cluster_dir NAME (data directory) | cluster_host NAME (socket directory)
 #   cluster_psql NAME [psql args...]      psql -X -q -v ON_ERROR_STOP=1 as postgres on NAME
 #   cluster_connstr NAME [dbname]         a libpq connection string for NAME
@@ -38,9 +43,11 @@ _cluster_as_owner() {
     fi
 }
 
-_cluster_free_port() {
+# Ports are taken from 10000-32767: below Linux's ephemeral range (net.ipv4.ip_local_port_range,
+# 32768-60999 by default), where busy loopback clients could hold a port the server then cannot bind.
+cluster_free_port() {
     local p
-    for p in $(shuf -i 20000-60000 -n 50); do
+    for p in $(shuf -i 10000-32767 -n 50); do
         if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
             echo "$p"
             return 0
@@ -58,7 +65,7 @@ cluster_connstr() { echo "host=127.0.0.1 port=${_CLUSTER_PORT[$1]} user=postgres
 cluster_init() {
     local name="$1" port
     shift
-    port="$(_cluster_free_port)" || {
+    port="$(cluster_free_port)" || {
         echo "cluster_init: no free port" >&2
         return 1
     }
@@ -93,12 +100,41 @@ cluster_hba() {
 }
 
 cluster_start() {
-    _cluster_as_owner "$ULID_PG_BINDIR/pg_ctl" -D "$(cluster_dir "$1")" -l "$(cluster_log "$1")" \
-        -w -t 60 start >/dev/null || {
-        echo "cluster_start $1: failed; log follows" >&2
-        tail -n 30 "$(cluster_log "$1")" >&2
-        return 1
-    }
+    local name="$1" attempt port
+    for attempt in 1 2 3 4 5; do
+        if _cluster_as_owner "$ULID_PG_BINDIR/pg_ctl" -D "$(cluster_dir "$name")" \
+            -l "$(cluster_log "$name")" -w -t 60 start >/dev/null; then
+            return 0
+        fi
+        if ! tail -n 20 "$(cluster_log "$name")" | grep -q "could not bind\|could not create any TCP/IP sockets" ||
+            ((attempt == 5)); then
+            break
+        fi
+        port="$(cluster_free_port)" || break
+        echo "# $name: port ${_CLUSTER_PORT[$name]} was taken; moving to $port" >&2
+        _CLUSTER_PORT[$name]="$port"
+        cluster_conf "$name" "port = $port"
+    done
+    echo "cluster_start $name: failed; log follows" >&2
+    tail -n 30 "$(cluster_log "$name")" >&2
+    return 1
+}
+
+cluster_up() {
+    cluster_init "$@" && cluster_start "$1"
+}
+
+cluster_standby() {
+    local name="$1" primary="$2" port
+    port="$(cluster_free_port)" || return 1
+    mkdir -p "$(cluster_host "$name")" || return 1
+    ((EUID == 0)) && chown postgres: "$(cluster_host "$name")"
+    _cluster_as_owner "$ULID_PG_BINDIR/pg_basebackup" -h 127.0.0.1 -p "${_CLUSTER_PORT[$primary]}" \
+        -U postgres -D "$(cluster_dir "$name")" -R -X stream -c fast --no-sync || return 1
+    _CLUSTER_PORT[$name]="$port"
+    _CLUSTER_NAMES+=("$name")
+    # the copied postgresql.conf has the primary's port and socket directory: later lines win
+    cluster_conf "$name" "port = $port" "unix_socket_directories = '$(cluster_host "$name")'"
 }
 
 cluster_stop() {

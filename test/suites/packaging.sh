@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Packaging: META.json for PGXN, one version everywhere, `make dist`, and a build from the archive.
+#
+#   - META.json is valid against the PGXN Meta Spec v1.0.0 (test/lib/pgxn_meta.py, Python stdlib:
+#     required keys and types, semantic versions, licenses, prereqs, ...), and that checker rejects
+#     every one of a set of broken copies of it;
+#   - one version: META.json's version, provides.ulid.version and default_version in ulid.control
+#     agree, provides.ulid.file is ulid--<version>.sql and exists, the docfile exists, the name is
+#     the extension's, the abstract is the control file's comment, PostgreSQL >= 13 is required;
+#   - `make dist` on a snapshot of the working tree (its tracked and not-ignored files committed in a
+#     throwaway repository, so that this checks the tree as it is, also before a commit) writes
+#     dist/ulid-<version>.zip with every path under ulid-<version>/, holding ulid.control, the
+#     SQL script, src/, Makefile, META.json and README.md and no build output; it refuses a commit
+#     whose META.json has another version;
+#   - the archive builds with PGXS and `make install DESTDIR=...` stages the control file, the SQL
+#     script and ulid.so where pg_config says;
+#   - the migration recipes (test/suites/recipes/*.sql) are quoted verbatim in the documentation.
+# Needs python3, and for make dist a git checkout, git and the PostgreSQL server headers (outside a
+# git checkout, e.g. in an unpacked release, those checks are skipped with a note). Prints one line
+# per check, exits non-zero on any violation.
+set -uo pipefail
+cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
+source test/lib/checks.sh
+suite_exit_on_signals
+
+PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
+WORK="$(mktemp -d -t ulid-pkg.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+
+VERSION="$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)"
+COMMENT="$(sed -n "s/^comment = '\(.*\)'$/\1/p" ulid.control)"
+note "ulid.control: default_version $VERSION"
+# meta KEY...: a value from META.json (a path of keys)
+meta() { python3 -c 'import json, sys
+v = json.load(open("META.json"))
+for k in sys.argv[1:]: v = v[k]
+print(json.dumps(v) if not isinstance(v, str) else v)' "$@" 2>/dev/null; }
+
+echo
+echo "# META.json against the PGXN Meta Spec v1.0.0"
+if out="$(python3 test/lib/pgxn_meta.py META.json 2>&1)"; then
+    ok "META.json is valid (test/lib/pgxn_meta.py)"
+else
+    bad "META.json is not valid:"
+    printf '%s\n' "$out" | sed 's/^/#   /'
+fi
+if out="$(python3 test/lib/pgxn_meta.py --self-test META.json 2>&1)"; then
+    ok "the checker rejects broken copies of META.json: ${out##*$'\n'}"
+else
+    bad "the checker accepts broken copies of META.json:"
+    printf '%s\n' "$out" | sed 's/^/#   /'
+fi
+expect_str "META.json name is the extension's" "$(meta name)" ulid
+expect_str "META.json version = ulid.control default_version ($VERSION)" "$(meta version)" "$VERSION"
+expect_str "META.json provides.ulid.version = ulid.control default_version" "$(meta provides ulid version)" "$VERSION"
+expect_str "META.json provides.ulid.file is the install script of that version" \
+    "$(meta provides ulid file)" "ulid--$VERSION.sql"
+if [[ -f "ulid--$VERSION.sql" ]]; then ok "ulid--$VERSION.sql exists"; else bad "ulid--$VERSION.sql is missing"; fi
+docfile="$(meta provides ulid docfile)"
+if [[ -n $docfile && -f $docfile ]]; then ok "provides.ulid.docfile $docfile exists"; else bad "provides.ulid.docfile [$docfile] is missing"; fi
+expect_str "META.json abstract = the control file's comment" "$(meta abstract)" "$COMMENT"
+expect_str "META.json provides.ulid.abstract = the control file's comment" "$(meta provides ulid abstract)" "$COMMENT"
+expect_str "META.json requires PostgreSQL >= 13 at run time" "$(meta prereqs runtime requires PostgreSQL)" "13.0.0"
+expect_str "META.json meta-spec version" "$(meta meta-spec version)" "1.0.0"
+
+echo
+echo "# documentation quotes the migration recipes verbatim"
+for f in test/suites/recipes/*.sql; do
+    if python3 - "$f" README.md <<'PY'; then
+import os, sys
+recipe = open(sys.argv[1], encoding="utf-8").read().strip()
+sys.exit(0 if any(os.path.exists(d) and recipe in open(d, encoding="utf-8").read() for d in sys.argv[2:]) else 1)
+PY
+        ok "$f is quoted in README.md"
+    else
+        bad "$f is not quoted verbatim in README.md"
+    fi
+done
+
+# make dist and the build from its archive need a git checkout (not, e.g., an unpacked release)
+if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    note "not a git checkout: make dist and the build from its archive are not checked"
+    checks_summary
+    exit
+fi
+
+echo
+echo "# make dist"
+SNAP="$WORK/snapshot"
+snapshot() {
+    mkdir -p "$SNAP" &&
+        git ls-files -z --cached --others --exclude-standard |
+        python3 -c 'import os, sys
+names = sorted({n for n in sys.stdin.buffer.read().split(b"\0") if n and os.path.lexists(n)})
+sys.stdout.buffer.write(b"\0".join(names))' |
+        tar --null -T - -cf - | tar -xf - -C "$SNAP" &&
+        git -C "$SNAP" init -q &&
+        git -C "$SNAP" add -A &&
+        git -C "$SNAP" -c user.name=packaging -c user.email=packaging@localhost commit -q -m snapshot
+}
+must "a snapshot of the working tree (tracked and not-ignored files) committed in a throwaway repository" snapshot
+ZIP="$SNAP/dist/ulid-$VERSION.zip"
+if out="$(make -C "$SNAP" -s dist PG_CONFIG="$PG_CONFIG" 2>&1)" && [[ -f $ZIP ]]; then
+    ok "make dist writes dist/ulid-$VERSION.zip ($(stat -c %s "$ZIP") bytes)"
+else
+    bad "make dist:"
+    printf '%s\n' "$out" | sed 's/^/#   /'
+fi
+# zipcheck: the archive's problems, one per line (nothing when it is as it should be)
+zipcheck() {
+    python3 - "$ZIP" "ulid-$VERSION/" "$VERSION" <<'PY'
+import json, re, sys, zipfile
+path, prefix, version = sys.argv[1:]
+z = zipfile.ZipFile(path)
+names = z.namelist()
+print(f"#entries {len(names)}", file=sys.stderr)
+for n in names:
+    if not n.startswith(prefix):
+        print(f"entry outside {prefix}: {n}")
+    if re.search(r"(\.o|\.bc|\.so)$|(^|/)dist/|(^|/)results/", n[len(prefix):]):
+        print(f"build output or ignored file in the archive: {n}")
+for want in ("ulid.control", f"ulid--{version}.sql", "Makefile", "META.json", "README.md",
+             "test/suites/packaging.sh"):
+    if prefix + want not in names:
+        print(f"missing: {prefix}{want}")
+if not any(n.startswith(prefix + "src/") and n.endswith(".cpp") for n in names):
+    print(f"missing: {prefix}src/**.cpp")
+if prefix + "META.json" in names and json.loads(z.read(prefix + "META.json"))["version"] != version:
+    print("the archived META.json has another version")
+if prefix + "ulid.control" in names and f"default_version = '{version}'" not in z.read(prefix + "ulid.control").decode():
+    print("the archived ulid.control has another default_version")
+PY
+}
+if [[ -f $ZIP ]]; then
+    out="$(zipcheck 2>"$WORK/zipcheck.err")"
+    if [[ -z $out ]]; then
+        ok "the archive: $(sed -n 's/^#entries //p' "$WORK/zipcheck.err") entries, all under ulid-$VERSION/, with ulid.control, ulid--$VERSION.sql, src/, Makefile, META.json, README.md and no build output"
+    else
+        bad "the archive:"
+        printf '%s\n' "$out" | sed 's/^/#   /'
+    fi
+fi
+mismatch() {
+    sed -i "0,/\"version\": \"$VERSION\"/s//\"version\": \"9.9.9\"/" "$SNAP/META.json" &&
+        git -C "$SNAP" -c user.name=packaging -c user.email=packaging@localhost commit -q -am mismatch &&
+        ! make -C "$SNAP" -s dist PG_CONFIG="$PG_CONFIG" DIST_DIR="$WORK/mismatch" >/dev/null 2>&1 &&
+        [[ ! -e "$WORK/mismatch/ulid-$VERSION.zip" ]]
+}
+if mismatch; then
+    ok "make dist refuses a commit whose META.json version is not ulid.control's"
+else
+    bad "make dist built an archive with a META.json version that is not ulid.control's"
+fi
+
+echo
+echo "# build and staged install from the archive"
+unpack() {
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$ZIP" "$WORK/unpacked"
+}
+BUILD="$WORK/unpacked/ulid-$VERSION"
+if [[ -f $ZIP ]] && must "unpack the archive" unpack &&
+    out="$(make -C "$BUILD" -s -j2 PG_CONFIG="$PG_CONFIG" 2>&1)" && [[ -f $BUILD/ulid.so ]]; then
+    ok "the unpacked archive builds with PGXS (ulid.so)"
+    if out="$(make -C "$BUILD" -s install PG_CONFIG="$PG_CONFIG" DESTDIR="$WORK/stage" 2>&1)"; then
+        missing=""
+        for f in "$("$PG_CONFIG" --sharedir)/extension/ulid.control" \
+            "$("$PG_CONFIG" --sharedir)/extension/ulid--$VERSION.sql" "$("$PG_CONFIG" --pkglibdir)/ulid.so"; do
+            [[ -f "$WORK/stage$f" ]] || missing+=" $f"
+        done
+        if [[ -z $missing ]]; then
+            ok "make install DESTDIR=... stages ulid.control, ulid--$VERSION.sql and ulid.so under $("$PG_CONFIG" --sharedir) and $("$PG_CONFIG" --pkglibdir)"
+        else
+            bad "make install DESTDIR=... did not stage:$missing"
+        fi
+    else
+        bad "make install DESTDIR=... from the archive:"
+        printf '%s\n' "$out" | tail -n 20 | sed 's/^/#   /'
+    fi
+else
+    bad "build from the archive:"
+    printf '%s\n' "${out:-}" | tail -n 20 | sed 's/^/#   /'
+fi
+
+checks_summary
