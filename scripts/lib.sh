@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # scripts/lib.sh: helpers shared by scripts/test and scripts/demo. Source it; don't run it.
 #
-#   ulid_ensure_packages   install whatever is missing among ULID_PACKAGES (apt-get, as root or via sudo)
+#   ulid_ensure_packages [PKG..]  install whatever is missing among PKG.. (default: ULID_PACKAGES)
+#                          with apt-get, as root or via sudo
 #   ulid_build_install     make -j2 and make install against PostgreSQL $ULID_PG_MAJOR
 #   ulid_virtualenv CMD..  run CMD inside a throwaway PostgreSQL cluster (pg_virtualenv), PG* env set
 #   ulid_log/ulid_warn/ulid_die/ulid_section   logging
@@ -21,6 +22,8 @@ ULID_PACKAGES=(
     g++
     clang-14
     llvm-14
+    libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang (test/fuzz)
+    valgrind           # memcheck of the unit tests (make -C test/unit valgrind)
     make
 )
 export ULID_ROOT ULID_PG_MAJOR
@@ -67,19 +70,26 @@ ulid_timeout() {
 # ---------------------------------------------------------------------------------------------
 # packages
 
+# ulid_missing_packages [PKG..]: those of PKG.. (default: ULID_PACKAGES) that are not installed
 ulid_missing_packages() {
     local p status
-    for p in "${ULID_PACKAGES[@]}"; do
+    local -a pkgs=("$@")
+    ((${#pkgs[@]})) || pkgs=("${ULID_PACKAGES[@]}")
+    for p in "${pkgs[@]}"; do
         status="$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)"
         [[ $status == ii* ]] || printf '%s\n' "$p"
     done
 }
 
+# ulid_ensure_packages [PKG..]: install those of PKG.. (default: ULID_PACKAGES) that are missing
+# shellcheck disable=SC2120 # the arguments are optional
 ulid_ensure_packages() {
     local missing=()
-    mapfile -t missing < <(ulid_missing_packages)
+    local -a pkgs=("$@")
+    ((${#pkgs[@]})) || pkgs=("${ULID_PACKAGES[@]}")
+    mapfile -t missing < <(ulid_missing_packages "${pkgs[@]}")
     if ((${#missing[@]} == 0)); then
-        ulid_log "packages: all present (${ULID_PACKAGES[*]})"
+        ulid_log "packages: all present (${pkgs[*]})"
         return 0
     fi
     ulid_log "packages: installing ${missing[*]}"
@@ -88,7 +98,7 @@ ulid_ensure_packages() {
     ulid_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
         -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
         --no-install-recommends "${missing[@]}" </dev/null || return
-    mapfile -t missing < <(ulid_missing_packages)
+    mapfile -t missing < <(ulid_missing_packages "${pkgs[@]}")
     if ((${#missing[@]} != 0)); then
         ulid_warn "packages still missing after apt-get install: ${missing[*]}"
         return 1
