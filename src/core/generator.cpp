@@ -35,25 +35,15 @@ Status random_at(std::uint64_t ms, RandomSource &random, Ulid *out) noexcept
     return Status::ok;
 }
 
-Status MonotonicGenerator::next(std::uint64_t now_ms, RandomSource &random, Ulid *out) noexcept
+Status MonotonicGenerator::next_millisecond(std::uint64_t now_ms, RandomSource &random,
+                                            Ulid *out) noexcept
 {
-    if (!started_ || now_ms > (hi_ >> 16)) {
-        Ulid fresh;
-        const Status s = random_at(now_ms, random, &fresh);
-        if (s != Status::ok)
-            return s;
-        restore(fresh);
-        *out = fresh;
-        return Status::ok;
-    }
-    // Same or earlier millisecond: add one to the 80-bit entropy (the low 16 bits of hi_ and lo_).
-    if (lo_ == UINT64_MAX && (hi_ & 0xFFFF) == 0xFFFF)
-        return Status::entropy_overflow;
-    lo_ += 1;
-    if (lo_ == 0)
-        hi_ += 1; // carry stays inside the entropy: the low 16 bits of hi_ were not all ones
-    store_be64(out->bytes, hi_);
-    store_be64(out->bytes + 8, lo_);
+    Ulid fresh;
+    const Status s = random_at(now_ms, random, &fresh);
+    if (s != Status::ok)
+        return s;
+    restore(fresh);
+    *out = fresh;
     return Status::ok;
 }
 

@@ -1,7 +1,6 @@
 // Timestamp field access, range checks and epoch conversion.
 #include "timestamp.hpp"
 
-#include <chrono>
 #include <limits>
 
 #include "pure.hpp"
@@ -64,14 +63,6 @@ Status max_at(std::uint64_t ms, Ulid *out) noexcept
         return Status::time_out_of_range;
     *out = v;
     return Status::ok;
-}
-
-std::uint64_t system_unix_ms() noexcept
-{
-    using namespace std::chrono;
-    const auto since_epoch = system_clock::now().time_since_epoch();
-    const auto ms = duration_cast<milliseconds>(since_epoch).count();
-    return ms < 0 ? 0 : static_cast<std::uint64_t>(ms);
 }
 
 } // namespace ulid

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ctime>
 
 #include "status.hpp"
 #include "ulid.hpp"
@@ -28,7 +29,15 @@ std::int64_t pg_usec_from_unix_ms(std::uint64_t ms) noexcept;
 Status min_at(std::uint64_t ms, Ulid *out) noexcept;
 Status max_at(std::uint64_t ms, Ulid *out) noexcept;
 
-// The current Unix time in milliseconds from the system's real-time clock.
-std::uint64_t system_unix_ms() noexcept;
+// The current Unix time in milliseconds from the system's real-time clock (inline: it is on the
+// path of every generated value).
+inline std::uint64_t system_unix_ms() noexcept
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0 || ts.tv_sec < 0)
+        return 0;
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1000 +
+           static_cast<std::uint64_t>(ts.tv_nsec) / 1000000;
+}
 
 } // namespace ulid

@@ -1,10 +1,7 @@
 // The per-backend read-ahead pool over pg_strong_random().
 #include "backend_random.hpp"
 
-#include "compat.h"
-
 extern "C" {
-#include "miscadmin.h"
 #include "port.h"
 }
 
@@ -21,24 +18,10 @@ public:
 };
 
 StrongRandom strong_random;
-EntropyPool pool{strong_random};
-int pool_owner = 0;
 
 } // namespace
 
-bool claim_process(int *owner_pid)
-{
-    if (*owner_pid == MyProcPid)
-        return false;
-    *owner_pid = MyProcPid;
-    return true;
-}
-
-RandomSource &backend_random()
-{
-    if (claim_process(&pool_owner))
-        pool.discard();
-    return pool;
-}
+EntropyPool backend_pool{strong_random};
+int backend_pool_owner = 0;
 
 } // namespace ulid::pg
