@@ -26,33 +26,9 @@ BATCH=25 # rows per INSERT; each pgbench transaction runs two INSERTs
 WORK="$(mktemp -d -t ulid-conc.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 
-CHECKS=0
-VIOLATIONS=0
+# shellcheck source=test/lib/checks.sh
+source "$(dirname -- "$0")/../lib/checks.sh"
 
-ok() {
-    CHECKS=$((CHECKS + 1))
-    printf 'ok   %s\n' "$*"
-}
-bad() {
-    CHECKS=$((CHECKS + 1))
-    VIOLATIONS=$((VIOLATIONS + 1))
-    printf 'FAIL %s\n' "$*"
-}
-# expect NAME ACTUAL OP WANT   (OP: -eq or -gt); ACTUAL must be an integer
-expect() {
-    local name="$1" actual="$2" op="$3" want="$4" good=0
-    if [[ $actual =~ ^[0-9]+$ && $want =~ ^[0-9]+$ ]]; then
-        case $op in
-            -eq) ((actual == want)) && good=1 ;;
-            -gt) ((actual > want)) && good=1 ;;
-        esac
-    fi
-    if ((good)); then
-        ok "$name: $actual"
-    else
-        bad "$name: ${actual:-<none>} (expected $op $want)"
-    fi
-}
 q() { "${PSQL[@]}" -c "$1"; }
 
 setup() {
@@ -147,5 +123,4 @@ if setup; then
 fi
 
 echo
-echo "# $CHECKS checks, $VIOLATIONS failed"
-((VIOLATIONS == 0))
+checks_summary

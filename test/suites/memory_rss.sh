@@ -23,18 +23,8 @@ LIMIT_KB="${ULID_RSS_LIMIT_KB:-1024}"
 WORK="$(mktemp -d -t ulid-rss.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 
-CHECKS=0
-VIOLATIONS=0
-
-ok() {
-    CHECKS=$((CHECKS + 1))
-    printf 'ok   %s\n' "$*"
-}
-bad() {
-    CHECKS=$((CHECKS + 1))
-    VIOLATIONS=$((VIOLATIONS + 1))
-    printf 'FAIL %s\n' "$*"
-}
+# shellcheck source=test/lib/checks.sh
+source "$(dirname -- "$0")/../lib/checks.sh"
 
 # label | the expression counted per row | the FROM items besides generate_series (g)
 # The one-row subqueries with OFFSET 0 keep the constant from being folded at plan time, so the
@@ -130,5 +120,4 @@ msg="all workloads together: VmRSS $rss_warm kB -> $rss_end kB ($((rss_end - rss
 if ((rss_end - rss_warm < LIMIT_KB)); then ok "$msg"; else bad "$msg: grew by $LIMIT_KB kB or more"; fi
 
 echo
-echo "# $CHECKS checks, $VIOLATIONS failed"
-((VIOLATIONS == 0))
+checks_summary

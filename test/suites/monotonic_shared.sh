@@ -11,16 +11,14 @@
 # Starts its own server (test/lib/cluster.sh); prints one line per check; exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-# shellcheck source=../lib/cluster.sh
+# shellcheck source=test/lib/cluster.sh
 source test/lib/cluster.sh
 
 DURATION="${ULID_MONO_SECONDS:-5}"
-CHECKS=0
-FAILURES=0
-ok() { CHECKS=$((CHECKS + 1)); printf 'ok   %s\n' "$*"; }
-bad() { CHECKS=$((CHECKS + 1)); FAILURES=$((FAILURES + 1)); printf 'FAIL %s\n' "$*"; }
-check() { # check DESCRIPTION ACTUAL EXPECTED
-    if [[ $2 == "$3" ]]; then ok "$1: $2"; else bad "$1: got $2, expected $3"; fi
+# shellcheck source=test/lib/checks.sh
+source test/lib/checks.sh
+check() { # check DESCRIPTION ACTUAL EXPECTED: exact match, showing the value
+    expect_str "$1: $2" "$2" "$3"
 }
 q() { cluster_psql mono -d postgres -Atc "$1"; }
 
@@ -85,5 +83,4 @@ check "restart: first value after restart is new" "$(q "SELECT '$after'::ulid <>
 check "restart: clock moved on, so the new value is above the old maximum" \
     "$(q "SELECT '$after'::ulid > '$before'::ulid")" "t"
 
-printf '# %d checks, %d failed\n' "$CHECKS" "$FAILURES"
-((FAILURES == 0))
+checks_summary
