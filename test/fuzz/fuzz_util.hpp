@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../common/u128.hpp"
 #include "core/ulid.hpp"
 
 namespace ulid_fuzz {
@@ -26,27 +27,10 @@ namespace ulid_fuzz {
             ::ulid_fuzz::fail(__FILE__, __LINE__, #cond);                                          \
     } while (0)
 
-using u128 = unsigned __int128;
-
-inline constexpr u128 kEntropyMask = (u128{1} << 80) - 1;
-
-inline u128 to_u128(const ulid::Ulid &v)
-{
-    u128 x = 0;
-    for (std::uint8_t b : v.bytes)
-        x = (x << 8) | b;
-    return x;
-}
-
-inline ulid::Ulid from_u128(u128 x)
-{
-    ulid::Ulid v;
-    for (int i = 15; i >= 0; --i) {
-        v.bytes[i] = static_cast<std::uint8_t>(x);
-        x >>= 8;
-    }
-    return v;
-}
+using ulid_reference::from_u128;
+using ulid_reference::kEntropyMask;
+using ulid_reference::to_u128;
+using ulid_reference::u128;
 
 inline std::uint64_t time_of(const ulid::Ulid &v) { return static_cast<std::uint64_t>(to_u128(v) >> 80); }
 

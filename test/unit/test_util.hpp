@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/u128.hpp"
 #include "core/entropy.hpp"
 #include "core/ulid.hpp"
 
@@ -29,29 +30,12 @@ inline void PrintTo(const Ulid &v, std::ostream *os)
 
 namespace ulid_test {
 
-using u128 = unsigned __int128;
+using ulid_reference::from_u128;
+using ulid_reference::kEntropyMask;
+using ulid_reference::to_u128;
+using ulid_reference::u128;
 
 inline constexpr u128 kAllOnes128 = ~u128{0};
-inline constexpr u128 kEntropyMask = (u128{1} << 80) - 1;
-
-// The ULID as one big-endian 128-bit integer, and back (written here, not taken from the core).
-inline u128 to_u128(const ulid::Ulid &v)
-{
-    u128 x = 0;
-    for (std::uint8_t b : v.bytes)
-        x = (x << 8) | b;
-    return x;
-}
-
-inline ulid::Ulid from_u128(u128 x)
-{
-    ulid::Ulid v;
-    for (int i = 15; i >= 0; --i) {
-        v.bytes[i] = static_cast<std::uint8_t>(x & 0xFF);
-        x >>= 8;
-    }
-    return v;
-}
 
 inline ulid::Ulid filled(std::uint8_t byte)
 {
