@@ -75,8 +75,12 @@ echo "# round 1: $BACKENDS backends opened at once, released together from an ad
 
 # The barrier: a session of our own holds the exclusive lock until every client waits on it.
 coproc HOLDER { cluster_psql fork -d postgres -At 2>&1; }
-echo "SELECT 'held', pg_advisory_lock($LOCK_KEY);" >&"${HOLDER[1]}"
-read -r -t 60 held <&"${HOLDER[0]}" || held=""
+# Bash unsets HOLDER as soon as the coprocess exits: keep its descriptors and pid ourselves.
+holder_in="${HOLDER[1]}"
+holder_out="${HOLDER[0]}"
+holder_pid="$HOLDER_PID"
+echo "SELECT 'held', pg_advisory_lock($LOCK_KEY);" >&"$holder_in"
+read -r -t 60 held <&"$holder_out" || held=""
 expect_str "barrier lock taken" "$held" "held|"
 
 # gen_monotonic_ulid() (shared state, when the installed version has it) joins in as well
@@ -106,12 +110,11 @@ for _ in $(seq 1 600); do
     sleep 0.1
 done
 expect "backends waiting at the barrier at the same time" "$waiting" -eq "$BACKENDS"
-echo "SELECT 'released', pg_advisory_unlock($LOCK_KEY);" >&"${HOLDER[1]}"
-read -r -t 60 released <&"${HOLDER[0]}" || released=""
+echo "SELECT 'released', pg_advisory_unlock($LOCK_KEY);" >&"$holder_in"
+read -r -t 60 released <&"$holder_out" || released=""
 expect_str "barrier released" "$released" "released|t"
-echo '\q' >&"${HOLDER[1]}"
-eval "exec ${HOLDER[1]}>&-" # close our end: psql sees end of input
-wait "$HOLDER_PID" 2>/dev/null || true
+eval "exec ${holder_in}>&-" 2>/dev/null || true # close our end: psql sees end of input and quits
+wait "$holder_pid" 2>/dev/null || true
 
 failed_clients=0
 for ((i = 0; i < ${#pids[@]}; i++)); do
