@@ -6,6 +6,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "status.hpp"
+
 namespace ulid {
 
 inline constexpr std::size_t kBytes = 16;        // size of a ULID (and of a uuid)
@@ -36,6 +38,16 @@ inline int compare(const Ulid &a, const Ulid &b) noexcept
 inline bool operator==(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) == 0; }
 inline bool operator!=(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) != 0; }
 inline bool operator<(const Ulid &a, const Ulid &b) noexcept { return compare(a, b) < 0; }
+
+// A ULID from its binary form (wire protocol, bytea): exactly 16 bytes, any value. On any other
+// length returns bad_binary_length and leaves *out untouched.
+inline Status from_bytes(const std::uint8_t *data, std::size_t length, Ulid *out) noexcept
+{
+    if (length != kBytes)
+        return Status::bad_binary_length;
+    std::memcpy(out->bytes, data, kBytes);
+    return Status::ok;
+}
 
 // Big-endian 64-bit loads and stores (one bswap on little-endian GCC/Clang targets).
 inline std::uint64_t load_be64(const std::uint8_t *p) noexcept

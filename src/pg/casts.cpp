@@ -47,9 +47,9 @@ ULID_FUNCTION(ulid_from_bytea)
 {
     bytea *input = PG_GETARG_BYTEA_PP(0);
     const int length = VARSIZE_ANY_EXHDR(input);
-    if (length != static_cast<int>(kBytes))
-        raise_bad_binary_length(length);
     Ulid value;
-    memcpy(value.bytes, VARDATA_ANY(input), kBytes);
+    if (from_bytes(reinterpret_cast<const std::uint8_t *>(VARDATA_ANY(input)),
+                   static_cast<std::size_t>(length), &value) != Status::ok)
+        raise_bad_binary_length(length);
     return ulid_to_datum(value);
 }

@@ -14,7 +14,7 @@ namespace ulid::pg {
 void record_exception() noexcept;
 
 // After the catch block: raises the recorded exception as a PostgreSQL ERROR. Never returns.
-pg_attribute_noreturn() void raise_recorded_exception(const char *function_name);
+[[noreturn]] void raise_recorded_exception(const char *function_name);
 
 } // namespace ulid::pg
 

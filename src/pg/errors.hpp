@@ -16,9 +16,9 @@ void raise_status(Status status);
 void report_decode_error(const DecodeError &error, const char *text, Node *escontext);
 
 // Raises 22P03 for binary or bytea input that is not 16 bytes.
-void raise_bad_binary_length(int length);
+[[noreturn]] void raise_bad_binary_length(int length);
 
 // Raises 22008 for an infinite timestamp.
-void raise_infinite_timestamp();
+[[noreturn]] void raise_infinite_timestamp();
 
 } // namespace ulid::pg

@@ -36,10 +36,11 @@ ULID_FUNCTION(ulid_recv)
 {
     StringInfo message = reinterpret_cast<StringInfo>(PG_GETARG_POINTER(0));
     const int remaining = message->len - message->cursor;
-    if (remaining != static_cast<int>(kBytes))
-        raise_bad_binary_length(remaining);
     Ulid value;
-    memcpy(value.bytes, pq_getmsgbytes(message, kBytes), kBytes);
+    if (from_bytes(reinterpret_cast<const std::uint8_t *>(message->data + message->cursor),
+                   static_cast<std::size_t>(remaining), &value) != Status::ok)
+        raise_bad_binary_length(remaining);
+    message->cursor += kBytes;
     return ulid_to_datum(value);
 }
 

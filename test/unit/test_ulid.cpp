@@ -90,3 +90,23 @@ TEST(Status, OutOfRangeValueStillHasAName)
     ASSERT_NE(name, nullptr);
     EXPECT_GT(std::string(name).size(), 0u);
 }
+
+TEST(UlidValue, FromBytesTakesExactly16)
+{
+    std::uint8_t raw[32];
+    for (int i = 0; i < 32; ++i)
+        raw[i] = static_cast<std::uint8_t>(0xA0 + i);
+    for (std::size_t n = 0; n <= 32; ++n) {
+        ulid::Ulid out;
+        std::memset(out.bytes, 0x5A, sizeof out.bytes);
+        const ulid::Status s = ulid::from_bytes(raw, n, &out);
+        if (n == 16) {
+            EXPECT_EQ(s, ulid::Status::ok);
+            EXPECT_EQ(0, std::memcmp(out.bytes, raw, 16));
+        } else {
+            EXPECT_EQ(s, ulid::Status::bad_binary_length) << "length " << n;
+            for (std::uint8_t b : out.bytes)
+                EXPECT_EQ(b, 0x5A) << "output touched for length " << n;
+        }
+    }
+}
