@@ -8,13 +8,15 @@
 -- A trusted extension's script runs as the bootstrap superuser, and CREATE EXTENSION ... SCHEMA
 -- does not itself check the installing role's CREATE privilege on the target schema. Without this
 -- guard a role with only CREATE on the database could plant these objects in pg_catalog or in
--- another role's schema. @extowner@ is the installing role (PostgreSQL 13+).
+-- another role's schema. The installing role and the target schema are read from the pg_extension
+-- row that CREATE EXTENSION inserts before it runs this script (extowner is the calling role, also
+-- for a trusted install); nothing here is substituted into the script's text. No row, a NULL or a
+-- missing privilege all refuse.
 DO $ulid_guard$
 BEGIN
-    IF NOT pg_catalog.has_schema_privilege(
-               (SELECT r.oid FROM pg_catalog.pg_roles r
-                WHERE pg_catalog.quote_ident(r.rolname) OPERATOR(pg_catalog.=) $owner$@extowner@$owner$),
-               pg_catalog.current_schema(), 'CREATE') THEN
+    IF (SELECT pg_catalog.has_schema_privilege(e.extowner, e.extnamespace, 'CREATE')
+        FROM pg_catalog.pg_extension e
+        WHERE e.extname OPERATOR(pg_catalog.=) 'ulid') IS NOT TRUE THEN
         RAISE EXCEPTION 'permission denied for schema %', pg_catalog.current_schema()
             USING ERRCODE = 'insufficient_privilege',
                   DETAIL = 'Installing ulid needs the CREATE privilege on the target schema.';
