@@ -94,8 +94,8 @@ ulid_ensure_packages() {
     fi
     ulid_log "packages: installing ${missing[*]}"
     # (explicit "|| return": errexit is off when a caller tests this function with if/||)
-    ulid_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq </dev/null || return
-    ulid_as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    ulid_as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 update -qq </dev/null || return
+    ulid_as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
         -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
         --no-install-recommends "${missing[@]}" </dev/null || return
     mapfile -t missing < <(ulid_missing_packages "${pkgs[@]}")
