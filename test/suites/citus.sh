@@ -24,7 +24,8 @@
 #     midnights), date_trunc(..., 'UTC') and date_bin equal the local copy's UTC days;
 #   - partition_by_month.sql's events, distributed on the same ulid key: partitions distributed
 #     (also those made later by create_month_partitions), rows in their month, constant bounds
-#     pruned to one partition in the worker plan;
+#     pruned to one partition in the worker plan; DETACH ... CONCURRENTLY refused, plain DETACH
+#     and DROP of a month remove its shards and keep the other months' rows;
 #   - undistribute_table gives back a local table with the same rows.
 # Prints one line per check, exits non-zero on any violation (77 when skipped).
 set -uo pipefail
@@ -271,6 +272,18 @@ must "CALL create_month_partitions('events', 5) on the coordinator" c "CALL crea
 expect "partitions of events distributed after it (8)" \
     "$(c "SELECT count(*) FROM pg_dist_partition d JOIN pg_inherits i ON i.inhrelid = d.logicalrelid
           WHERE i.inhparent = 'events'::regclass AND d.partmethod = 'h'")" -eq 8
+
+M2="$(c "SELECT to_char(date_trunc('month', now() AT TIME ZONE 'UTC') - interval '2 months', 'YYYYMM')")"
+before="$(c "SELECT count(*) FROM events WHERE id >= ulid_min('$S1')")"
+out="$(c "ALTER TABLE events DETACH PARTITION events_$M2 CONCURRENTLY" 2>&1)"
+expect_contains "retention: DETACH PARTITION ... CONCURRENTLY is refused by Citus" "$out" \
+    "ALTER TABLE .. DETACH PARTITION .. CONCURRENTLY commands are currently unsupported"
+must "retention: DETACH PARTITION events_$M2 (not concurrently), DROP TABLE" \
+    eval 'c "ALTER TABLE events DETACH PARTITION events_$M2" && c "DROP TABLE events_$M2"'
+expect "partitions of events after it" "$(c "SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass")" -eq 7
+expect "events_$M2's shards gone from Citus's metadata" \
+    "$(c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid::text = 'events_$M2'")" -eq 0
+expect_str "the other months' rows still there" "$(c "SELECT count(*) FROM events")" "$before"
 
 echo
 echo "# undistribute_table"
