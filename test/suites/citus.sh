@@ -63,6 +63,18 @@ per_worker() {
 }
 # both_positive "A B": both numbers > 0
 both_positive() { [[ $1 =~ ^[1-9][0-9]*\ [1-9][0-9]*$ ]]; }
+# start_node NODE: start it and create the citus extension there
+start_node() { cluster_start "$1" && q "$1" "CREATE EXTENSION citus"; }
+# detach_and_drop PARTITION: DETACH (not concurrently) from events, then DROP, as two statements
+detach_and_drop() { c "ALTER TABLE events DETACH PARTITION $1" && c "DROP TABLE $1"; }
+# distributed_events: partition_by_month.sql, months from 2 back, events distributed on id
+distributed_events() {
+    cluster_psql coord -d postgres -f "$RECIPES/partition_by_month.sql" &&
+        c "CALL create_month_partitions('events', 3, since => now() - interval '2 months')" 2>/dev/null &&
+        c "SELECT create_distributed_table('events', 'id')"
+}
+# copy_rows N: COPY N rows (n = 1..N, how = 'copy') into seq_test through the coordinator
+copy_rows() { seq 1 "$1" | sed 's/$/\tcopy/' | cluster_psql coord -d postgres -c 'COPY seq_test (n, how) FROM STDIN'; }
 # ordered TABLE WHERE: rows whose n is not above the previous row's n in id order (0 = ids in n order)
 ordered() { c "SELECT count(*) FROM (SELECT n, lag(n) OVER (ORDER BY id) AS prev FROM $1 WHERE $2) s WHERE n <= prev"; }
 
@@ -76,7 +88,7 @@ cluster_conf coord "TimeZone = 'UTC'" "citus.shard_count = 8"
 cluster_conf w1 "TimeZone = 'Asia/Tokyo'"
 cluster_conf w2 "TimeZone = 'Asia/Tokyo'"
 for node in coord w1 w2; do
-    must "$node: start, CREATE EXTENSION citus" eval 'cluster_start "$node" && q "$node" "CREATE EXTENSION citus"'
+    must "$node: start, CREATE EXTENSION citus" start_node "$node"
 done
 note "$(c 'SELECT version()')"
 note "$(c 'SELECT citus_version()')"
@@ -182,7 +194,7 @@ must "one session: 200 single-row INSERTs" \
     cluster_psql coord -d postgres -f <(for i in $(seq 1 200); do echo "INSERT INTO seq_test (n, how) VALUES ($i, 'single');"; done)
 must "one multi-row VALUES of 500 rows" \
     c "INSERT INTO seq_test (n, how) VALUES $(seq 1 500 | sed "s/.*/(&, 'values')/" | paste -sd,)"
-must "COPY of 1000 rows" eval "seq 1 1000 | sed 's/\$/\tcopy/' | cluster_psql coord -d postgres -c 'COPY seq_test (n, how) FROM STDIN'"
+must "COPY of 1000 rows" copy_rows 1000
 must "INSERT ... SELECT of 1000 rows from generate_series (a local source)" \
     c "INSERT INTO seq_test (n, how) SELECT g, 'local' FROM generate_series(1, 1000) g"
 for how in single values copy local; do
@@ -243,10 +255,7 @@ expect_str "date_bin('1 day', ulid_to_timestamp(id), '2000-01-01 00:00:00+00') t
 
 echo
 echo "# distributed and partitioned by month on the same ulid key ($RECIPES/partition_by_month.sql)"
-must "partition_by_month.sql, months from 2 back, create_distributed_table('events', 'id')" eval '
-    cluster_psql coord -d postgres -f "$RECIPES/partition_by_month.sql" &&
-    c "CALL create_month_partitions('"'events'"', 3, since => now() - interval '"'2 months'"')" 2>/dev/null &&
-    c "SELECT create_distributed_table('"'events'"', '"'id'"')"'
+must "partition_by_month.sql, months from 2 back, create_distributed_table('events', 'id')" distributed_events
 S1="$(c "SELECT to_char(date_trunc('month', now() AT TIME ZONE 'UTC') - interval '1 month', 'YYYY-MM-DD') || ' 00:00:00+00'")"
 S0="$(c "SELECT to_char(date_trunc('month', now() AT TIME ZONE 'UTC'), 'YYYY-MM-DD') || ' 00:00:00+00'")"
 M1="$(c "SELECT to_char(date_trunc('month', now() AT TIME ZONE 'UTC') - interval '1 month', 'YYYYMM')")"
@@ -279,7 +288,7 @@ out="$(c "ALTER TABLE events DETACH PARTITION events_$M2 CONCURRENTLY" 2>&1)"
 expect_contains "retention: DETACH PARTITION ... CONCURRENTLY is refused by Citus" "$out" \
     "ALTER TABLE .. DETACH PARTITION .. CONCURRENTLY commands are currently unsupported"
 must "retention: DETACH PARTITION events_$M2 (not concurrently), DROP TABLE" \
-    eval 'c "ALTER TABLE events DETACH PARTITION events_$M2" && c "DROP TABLE events_$M2"'
+    detach_and_drop "events_$M2"
 expect "partitions of events after it" "$(c "SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass")" -eq 7
 expect "events_$M2's shards gone from Citus's metadata" \
     "$(c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid::text = 'events_$M2'")" -eq 0
