@@ -9,7 +9,8 @@
 --   now() - now()               + a 16-byte by-reference result (palloc, per-row context reset)
 --   clock_timestamp() - now()   both: what "read the clock, return 16 bytes" costs in core
 -- gen_monotonic_ulid() (issue 6) needs the server started with shared_preload_libraries = 'ulid'.
--- psql variables: GEN_N, ROUNDS.
+-- psql variables: GEN_N, ROUNDS; optional GEN_ONLY, a comma-separated list of the variants to run
+-- (scripts/bench --only monotonic).
 \set XJ 'FROM generate_series(1, ' :GEN_N '/ 10000) a, generate_series(1, 10000) b'
 DELETE FROM bench.cases WHERE item = 'gen';
 INSERT INTO bench.cases (item, variant, ord, sql) VALUES
@@ -28,4 +29,7 @@ INSERT INTO bench.cases (item, variant, ord, sql) VALUES
     ('gen', 'xj_gen_ulid_ts',    13, format('SELECT count(gen_ulid(now())) %s', :'XJ')),
     ('gen', 'gen_monotonic_ulid', 14, format('SELECT count(gen_monotonic_ulid()) FROM generate_series(1, %s) x', :GEN_N)),
     ('gen', 'xj_gen_monotonic_ulid', 15, format('SELECT count(gen_monotonic_ulid()) %s', :'XJ'));
+\if :{?GEN_ONLY}
+DELETE FROM bench.cases WHERE item = 'gen' AND variant <> ALL (pg_catalog.string_to_array(:'GEN_ONLY', ','));
+\endif
 CALL bench.run('gen', :ROUNDS);
