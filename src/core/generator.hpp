@@ -20,7 +20,7 @@ public:
     // Inline: the same-millisecond step is a few instructions on the path of every gen_ulid().
     Status next(std::uint64_t now_ms, RandomSource &random, Ulid *out) noexcept
     {
-        if (!started_ || now_ms > (hi_ >> 16))
+        if (needs_entropy(now_ms))
             return next_millisecond(now_ms, random, out);
         // Same or earlier millisecond: add one to the 80-bit entropy (low 16 bits of hi_, and lo_).
         if (lo_ == UINT64_MAX && (hi_ & 0xFFFF) == 0xFFFF)
@@ -40,6 +40,13 @@ public:
     void restore(const Ulid &last) noexcept;
 
     bool started() const noexcept { return started_; }
+
+    // Whether next(now_ms, ...) would take a new millisecond and so draw random bytes: before the
+    // first value, or when now_ms is later than the last value's millisecond.
+    bool needs_entropy(std::uint64_t now_ms) const noexcept { return !started_ || now_ms > (hi_ >> 16); }
+
+    // The last value's millisecond (0 before the first value). It never decreases until reset().
+    std::uint64_t last_ms() const noexcept { return hi_ >> 16; }
 
 private:
     // A later millisecond (or the first call): fresh random entropy.
