@@ -29,19 +29,15 @@ ULID_FUNCTION(gen_ulid)
     return ulid_to_datum(value);
 }
 
-// One order for the whole server. The random bytes a fresh millisecond may need are drawn before
-// the spinlock is taken, so that only the generator's few instructions (which cannot fail) run
-// under it; errors are raised after it is released.
+// One order for the whole server. A millisecond that the shared state has already reached draws no
+// random bytes; for a new one they are drawn before the spinlock is taken, so that only the
+// generator's few instructions (which cannot fail) run under it. Errors are raised after it is
+// released.
 ULID_FUNCTION(gen_monotonic_ulid)
 {
     attach_shared_state();
-    PrefetchedRandom fresh;
-    if (!fresh.draw(backend_random()))
-        raise_status(Status::random_failure);
     Ulid value;
-    const Status status = next_shared(system_unix_ms(), fresh, &value);
-    fresh.wipe();
-    raise_status(status);
+    raise_status(next_shared(system_unix_ms(), backend_random(), &value));
     return ulid_to_datum(value);
 }
 

@@ -1,9 +1,10 @@
 // Shared memory for gen_monotonic_ulid(): preload hooks, the PostgreSQL 17+ DSM registry fallback.
 #include "shared_state.hpp"
 
+#include <cstdint>
 #include <new>
 
-#include "core/generator.hpp"
+#include "core/shared_generator.hpp"
 
 extern "C" {
 #include "miscadmin.h"
@@ -23,8 +24,19 @@ namespace {
 constexpr char kSegmentName[] = "ulid monotonic generator";
 
 struct SharedMonotonic {
-    slock_t lock;                 // held only around MonotonicGenerator::next(), which cannot fail
-    MonotonicGenerator generator; // the last value handed out by any backend
+    slock_t lock;              // held only around the generator's step, which cannot fail
+    SharedGenerator generator; // the last value handed out by any backend, and its millisecond hint
+};
+
+// SharedGenerator's lock: this segment's spinlock.
+class SpinLock {
+public:
+    explicit SpinLock(slock_t *lock) noexcept : lock_(lock) {}
+    void lock() noexcept { SpinLockAcquire(lock_); }
+    void unlock() noexcept { SpinLockRelease(lock_); }
+
+private:
+    slock_t *lock_;
 };
 
 SharedMonotonic *state = nullptr;
@@ -37,9 +49,11 @@ shmem_startup_hook_type previous_startup_hook = nullptr;
 // Also the DSM registry's init callback: runs once, in the process that creates the segment.
 void initialise(void *memory)
 {
+    // Shared memory allocations are cache-line aligned (DSM segments: page aligned).
+    Assert(reinterpret_cast<std::uintptr_t>(memory) % alignof(SharedMonotonic) == 0);
     auto *s = static_cast<SharedMonotonic *>(memory);
     SpinLockInit(&s->lock);
-    new (&s->generator) MonotonicGenerator();
+    new (&s->generator) SharedGenerator();
 }
 
 #if PG_VERSION_NUM >= 150000
@@ -97,13 +111,11 @@ void attach_shared_state()
 #endif
 }
 
-Status next_shared(std::uint64_t now_ms, PrefetchedRandom &fresh, Ulid *out)
+Status next_shared(std::uint64_t now_ms, RandomSource &random, Ulid *out)
 {
     Assert(state != nullptr);
-    SpinLockAcquire(&state->lock);
-    const Status status = state->generator.next(now_ms, fresh, out);
-    SpinLockRelease(&state->lock);
-    return status;
+    SpinLock lock(&state->lock);
+    return state->generator.next(now_ms, lock, random, out);
 }
 
 } // namespace ulid::pg

@@ -19,8 +19,9 @@ void request_shared_state();
 // (PostgreSQL 13-16 without shared_preload_libraries = 'ulid'). Call before next_shared().
 void attach_shared_state();
 
-// One step of the server-wide monotonic generator, under its spinlock. Takes its randomness
-// already drawn, so nothing under the lock can block or fail; returns the core status.
-Status next_shared(std::uint64_t now_ms, PrefetchedRandom &fresh, Ulid *out);
+// One step of the server-wide monotonic generator (core/shared_generator.hpp), under its spinlock.
+// Draws from random only when the millisecond may be new, and never while holding the lock, so
+// nothing under the lock can block or fail; returns the core status.
+Status next_shared(std::uint64_t now_ms, RandomSource &random, Ulid *out);
 
 } // namespace ulid::pg
