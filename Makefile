@@ -21,12 +21,30 @@ PG_CXXFLAGS  = -std=c++17 -Wextra -Werror -Wno-unused-parameter -Wno-missing-fie
 
 SHLIB_LINK   = -lstdc++
 
+# make ULID_TEST_THROW=1: a test-only build of the same code with one more SQL-callable function,
+# ulid_test_throw(text), whose body throws C++ exceptions (src/pg/test_throw.cpp), for
+# test/suites/exception_wall.sh. It is named ulid_test_throw.so, so it never replaces ulid.so, binds
+# its own symbols first (-Bsymbolic: a backend that also loaded ulid.so runs this library's code),
+# and it cannot be installed; no install script declares the function.
+ifdef ULID_TEST_THROW
+MODULE_big   = ulid_test_throw
+PG_CPPFLAGS += -DULID_TEST_THROW
+SHLIB_LINK  += -Wl,-Bsymbolic
+endif
+
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS tracks header dependencies only when PostgreSQL was configured with --enable-depend; ours
 # are few, so every object depends on all of them.
 $(OBJS) $(OBJS:.o=.bc): $(wildcard src/core/*.hpp src/pg/*.hpp src/pg/*.h)
+
+ifdef ULID_TEST_THROW
+install: refuse-test-install
+.PHONY: refuse-test-install
+refuse-test-install:
+	@echo "make install: ULID_TEST_THROW=1 is a test-only build; it is never installed" >&2; exit 1
+endif
 
 # The JIT bitcode of the C++ sources needs the same language level.
 override BITCODE_CXXFLAGS += -std=c++17 -Wno-register
