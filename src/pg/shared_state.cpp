@@ -23,21 +23,20 @@ namespace {
 
 constexpr char kSegmentName[] = "ulid monotonic generator";
 
-struct SharedMonotonic {
-    slock_t lock;              // held only around the generator's step, which cannot fail
-    SharedGenerator generator; // the last value handed out by any backend, and its millisecond hint
-};
-
-// SharedGenerator's lock: this segment's spinlock.
+// SharedGenerator's lock: a PostgreSQL spinlock, beside the generator's state in shared memory.
 class SpinLock {
 public:
-    explicit SpinLock(slock_t *lock) noexcept : lock_(lock) {}
-    void lock() noexcept { SpinLockAcquire(lock_); }
-    void unlock() noexcept { SpinLockRelease(lock_); }
+    SpinLock() noexcept { SpinLockInit(&lock_); }
+    void lock() noexcept { SpinLockAcquire(&lock_); }
+    void unlock() noexcept { SpinLockRelease(&lock_); }
 
 private:
-    slock_t *lock_;
+    slock_t lock_;
 };
+
+// The last value handed out by any backend, its millisecond hint and the spinlock held only around
+// the generator's step, which cannot fail.
+using SharedMonotonic = SharedGenerator<SpinLock>;
 
 SharedMonotonic *state = nullptr;
 
@@ -49,11 +48,10 @@ shmem_startup_hook_type previous_startup_hook = nullptr;
 // Also the DSM registry's init callback: runs once, in the process that creates the segment.
 void initialise(void *memory)
 {
-    // Shared memory allocations are cache-line aligned (DSM segments: page aligned).
-    Assert(reinterpret_cast<std::uintptr_t>(memory) % alignof(SharedMonotonic) == 0);
-    auto *s = static_cast<SharedMonotonic *>(memory);
-    SpinLockInit(&s->lock);
-    new (&s->generator) SharedGenerator();
+    // Shared memory allocations are cache-line aligned (DSM segments: page aligned), as the
+    // generator's layout wants.
+    Assert(reinterpret_cast<std::uintptr_t>(memory) % kCacheLine == 0);
+    new (memory) SharedMonotonic();
 }
 
 #if PG_VERSION_NUM >= 150000
@@ -114,8 +112,7 @@ void attach_shared_state()
 Status next_shared(std::uint64_t now_ms, RandomSource &random, Ulid *out)
 {
     Assert(state != nullptr);
-    SpinLock lock(&state->lock);
-    return state->generator.next(now_ms, lock, random, out);
+    return state->next(now_ms, random, out);
 }
 
 } // namespace ulid::pg
