@@ -7,6 +7,10 @@
 #   failed transaction.
 # Round 2 (contention, no lock): 8 clients calling it as fast as they can: no duplicate, no error,
 #   and within each backend strictly increasing.
+# Round 3 (happens-before, no lock): 8 clients, each call between two nextval() of one sequence
+#   (before, id, after); whenever one call's `after` is below another's `before`, the first call
+#   ended before the second began, so its id must be smaller. Thousands of milliseconds are
+#   crossed while backends race (the lock-free millisecond hint and the no-entropy path).
 # Restart: after a restart the generator starts from the clock again; values stay unique.
 # Starts its own server (test/lib/cluster.sh); prints one line per check; exits non-zero on failure.
 set -euo pipefail
@@ -73,6 +77,32 @@ check "race: amcheck bt_index_parent_check on both keys" \
                                       bt_index_parent_check('raced_pkey', true)) x")" "clean"
 # Every value from round 2 is above every value from round 1: the order is global and continues.
 check "race: continues above round 1" "$(q "SELECT (SELECT min(id) FROM raced) > (SELECT max(id) FROM ordered)")" "t"
+
+# ---- round 3: happens-before across backends racing over millisecond boundaries
+q "CREATE SEQUENCE hb_seq; CREATE TABLE hb (before bigint NOT NULL, id ulid NOT NULL, after bigint NOT NULL, pid int NOT NULL);"
+cat >"$WORK/hb.sql" <<'EOF'
+INSERT INTO hb SELECT nextval('hb_seq'), gen_monotonic_ulid(), nextval('hb_seq'), pg_backend_pid() FROM generate_series(1, 20);
+EOF
+cluster_run mono "$ULID_PG_BINDIR/pgbench" -n -c 8 -j 2 -T "$DURATION" -f "$WORK/hb.sql" postgres \
+    >"$WORK/round3.log" 2>&1 || true
+sed 's/^/#   pgbench: /' "$WORK/round3.log" | grep -E 'processed|failed|tps' || true
+check "happens-before: failed transactions" "$(sed -nE 's/.*number of failed transactions: ([0-9]+).*/\1/p' "$WORK/round3.log")" "0"
+check "happens-before: the sequence brackets every call (before < after)" "$(q "SELECT count(*) FROM hb WHERE before >= after")" "0"
+# For each call b: the largest id among the calls that ended before b began (after < b.before).
+q "CREATE TABLE hb_prefix AS SELECT after, max(id) OVER (ORDER BY after) AS max_id FROM hb;
+   CREATE INDEX ON hb_prefix (after); ANALYZE hb_prefix;" >/dev/null
+hb="$(q "SELECT count(*), count(p.max_id), count(*) FILTER (WHERE p.max_id >= b.id),
+                count(DISTINCT ulid_to_timestamp(b.id)), count(DISTINCT b.pid)
+         FROM hb b LEFT JOIN LATERAL (SELECT max_id FROM hb_prefix x WHERE x.after < b.before
+                                      ORDER BY x.after DESC LIMIT 1) p ON true")"
+IFS='|' read -r hb_rows hb_with_pred hb_bad hb_ms hb_pids <<<"$hb"
+if ((hb_rows > 10000)); then ok "happens-before: calls recorded: $hb_rows"; else bad "happens-before: only $hb_rows calls"; fi
+check "happens-before: backends taking part" "$hb_pids" "8"
+if ((hb_ms > 500)); then ok "happens-before: milliseconds crossed: $hb_ms"; else bad "happens-before: only $hb_ms milliseconds"; fi
+if ((hb_with_pred > hb_rows / 2)); then ok "happens-before: calls with an earlier finished call: $hb_with_pred"; else bad "happens-before: only $hb_with_pred calls had a predecessor"; fi
+check "happens-before: a call not above every call that ended before it began" "$hb_bad" "0"
+check "happens-before: duplicate ids" "$(q "SELECT count(*) - count(DISTINCT id) FROM hb")" "0"
+check "happens-before: above rounds 1 and 2" "$(q "SELECT (SELECT min(id) FROM hb) > (SELECT max(id) FROM raced)")" "t"
 
 # ---- restart: unique, order follows the clock
 before="$(q "SELECT max(id) FROM raced")"
