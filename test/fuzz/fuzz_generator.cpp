@@ -1,6 +1,9 @@
 // Fuzz target for the monotonic generator: fuzzed clock readings, random bytes and source failures
 // (direct, through PrefetchedRandom and through EntropyPool), reset() and restore(), checked call by
-// call against an independent model of DESIGN.md's state machine.
+// call against an independent model of DESIGN.md's state machine. The server-wide SharedGenerator
+// runs against a model of its own: the millisecond hint, when random bytes are drawn (never under
+// the lock, never for a repeated millisecond), and another backend's call slipped in just before
+// either of its lock acquisitions.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstddef>
@@ -10,6 +13,7 @@
 
 #include "core/entropy.hpp"
 #include "core/generator.hpp"
+#include "core/shared_generator.hpp"
 #include "core/status.hpp"
 #include "core/timestamp.hpp"
 #include "core/ulid.hpp"
@@ -108,6 +112,172 @@ struct Model {
     Ulid prev{};
 };
 
+// --- the server-wide generator ---------------------------------------------------------------
+
+struct SharedFuzz;
+
+// SharedGenerator's lock in this single thread: says whether it is held, and can run another
+// backend's call (which takes the lock itself) just before the first or second acquisition of the
+// call being checked.
+class FuzzLock {
+public:
+    void lock() noexcept;
+    void unlock() noexcept
+    {
+        FUZZ_CHECK(held);
+        held = false;
+    }
+
+    bool held = false;
+    SharedFuzz *owner = nullptr;
+};
+
+// A source that may not be asked while the lock is held (nothing under it may block or fail), and
+// records what it served.
+class LockedOutRandom final : public ulid::RandomSource {
+public:
+    LockedOutRandom(ulid::RandomSource &inner, const FuzzLock &lock) : inner_(inner), lock_(lock) {}
+
+    bool fill(std::uint8_t *out, std::size_t n) noexcept override
+    {
+        FUZZ_CHECK(!lock_.held);
+        FUZZ_CHECK(n == ulid::kEntropyBytes);
+        ++calls;
+        last_ok = inner_.fill(out, n);
+        if (last_ok)
+            std::memcpy(last, out, n);
+        return last_ok;
+    }
+
+    int calls = 0;
+    bool last_ok = false;
+    std::uint8_t last[ulid::kEntropyBytes] = {};
+
+private:
+    ulid::RandomSource &inner_;
+    const FuzzLock &lock_;
+};
+
+bool needs_fresh(const Model &m, std::uint64_t clock) { return !m.started || clock > time_of(m.last); }
+
+struct SharedFuzz {
+    explicit SharedFuzz(FuzzedDataProvider &f) : fdp(f) { gen.lock().owner = this; }
+
+    // One call at clock against the model; fail: the source fails its first request; hook_at: the
+    // acquisition (1 or 2) before which another backend's call at other_clock runs, or 0.
+    void call(std::uint64_t clock, bool fail, int hook_at);
+
+    ulid::SharedGenerator<FuzzLock> gen;
+    Model m;
+    FuzzedDataProvider &fdp;
+    std::uint64_t other_clock = 0;
+    // Per call depth (1: the checked call, 2: the other backend's call inside its lock()): its
+    // acquisitions and the model as each of them found it; the acquisition of the depth-1 call
+    // that the other backend's call runs before.
+    int depth = 0;
+    int acquisitions[3] = {};
+    Model at_acquisition[3][3];
+    int hook_at = 0;
+};
+
+void FuzzLock::lock() noexcept
+{
+    FUZZ_CHECK(!held);
+    SharedFuzz &f = *owner;
+    const int d = f.depth;
+    FUZZ_CHECK(d == 1 || d == 2);
+    FUZZ_CHECK(f.acquisitions[d] < 2); // one, or two when the call released the lock to draw
+    const int k = ++f.acquisitions[d];
+    if (d == 1 && f.hook_at == k)
+        f.call(f.other_clock, f.fdp.ConsumeIntegralInRange<int>(0, 7) == 0, 0);
+    f.at_acquisition[d][k] = f.m;
+    held = true;
+}
+
+void SharedFuzz::call(std::uint64_t clock, bool fail, int hook)
+{
+    FuzzRandom fuzz_random(fdp);
+    fuzz_random.fail_next = fail;
+    LockedOutRandom rec(fuzz_random, gen.lock());
+    const int d = ++depth;
+    acquisitions[d] = 0;
+    if (d == 1)
+        hook_at = hook;
+
+    // Single-threaded, the hint is exact: the millisecond of the last value (0 before the first).
+    const Model before = m;
+    const std::uint64_t hint = before.started ? time_of(before.last) : 0;
+    FUZZ_CHECK(gen.last_ms_hint() == hint);
+    const bool predraw = clock > hint;
+
+    Ulid sentinel;
+    std::memset(sentinel.bytes, 0x3C, sizeof sentinel.bytes);
+    Ulid out = sentinel;
+    const Status s = gen.next(clock, rec, &out);
+    FUZZ_CHECK(!gen.lock().held);
+    const int taken = acquisitions[d];
+    --depth;
+
+    // The draws: one before locking for a millisecond past the hint; otherwise one after releasing
+    // the lock, only when the first acquisition found a new millisecond needed; never more.
+    if (before.started && clock <= hint)
+        FUZZ_CHECK(rec.calls == 0); // a repeated (or earlier) millisecond draws nothing
+    if (predraw) {
+        FUZZ_CHECK(rec.calls == 1);
+        if (fail) {
+            FUZZ_CHECK(s == Status::random_failure && taken == 0 && same(out, sentinel));
+            return;
+        }
+        FUZZ_CHECK(taken == 1);
+    } else {
+        FUZZ_CHECK(taken >= 1);
+        const bool retry = needs_fresh(at_acquisition[d][1], clock);
+        FUZZ_CHECK(rec.calls == (retry ? 1 : 0));
+        if (retry && fail) {
+            FUZZ_CHECK(s == Status::random_failure && taken == 1 && same(out, sentinel));
+            return;
+        }
+        FUZZ_CHECK(taken == (retry ? 2 : 1));
+    }
+
+    // The step, against the model as the last acquisition found it.
+    const Model &at = at_acquisition[d][taken];
+    FUZZ_CHECK(at.started == m.started && (!m.started || same(at.last, m.last)));
+    const bool fresh_ms = needs_fresh(at, clock);
+    if (fresh_ms)
+        FUZZ_CHECK(rec.calls == 1 && rec.last_ok); // a new millisecond always has fresh bytes
+    Status want;
+    Ulid want_value{};
+    if (fresh_ms && clock > ulid::kMaxUnixMs) {
+        want = Status::time_out_of_range;
+    } else if (fresh_ms) {
+        want = Status::ok;
+        u128 entropy = 0;
+        for (std::uint8_t b : rec.last)
+            entropy = (entropy << 8) | b;
+        want_value = from_u128((static_cast<u128>(clock) << 80) | entropy);
+    } else if (entropy_of(at.last) == kEntropyMask) {
+        want = Status::entropy_overflow;
+    } else {
+        want = Status::ok;
+        want_value = from_u128(to_u128(at.last) + 1);
+    }
+    FUZZ_CHECK(s == want);
+    if (s != Status::ok) {
+        FUZZ_CHECK(same(out, sentinel));
+        FUZZ_CHECK(gen.last_ms_hint() == (m.started ? time_of(m.last) : 0));
+        return;
+    }
+    FUZZ_CHECK(same(out, want_value));
+    if (m.have_prev)
+        FUZZ_CHECK(ulid::compare(m.prev, out) < 0); // above everything any backend got before
+    m.started = true;
+    m.last = out;
+    m.have_prev = true;
+    m.prev = out;
+    FUZZ_CHECK(gen.last_ms_hint() == time_of(out));
+}
+
 std::uint64_t pick_clock(FuzzedDataProvider &fdp, std::uint64_t clock, const Model &m)
 {
     switch (fdp.ConsumeIntegralInRange<int>(0, 9)) {
@@ -164,10 +334,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     ulid::MonotonicGenerator gen;
     Model m;
     std::uint64_t clock = UINT64_C(1700000000000);
+    SharedFuzz shared(fdp);
+    std::uint64_t shared_clock = clock;
 
     for (std::size_t step = 0; step < kMaxSteps && fdp.remaining_bytes() > 0; ++step) {
         FUZZ_CHECK(gen.started() == m.started);
-        const int op = fdp.ConsumeIntegralInRange<int>(0, 15);
+        const int op = fdp.ConsumeIntegralInRange<int>(0, 17);
 
         if (op == 0) { // a fresh process
             gen.reset();
@@ -199,6 +371,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             if (drew)
                 std::memcpy(kept_bytes, rec.last, sizeof kept_bytes);
             fuzz_random.fail_next = false;
+            continue;
+        }
+        if (op >= 16) { // the server-wide generator, perhaps with another backend's call slipped in
+            shared_clock = pick_clock(fdp, shared_clock, shared.m);
+            shared.other_clock = pick_clock(fdp, shared_clock, shared.m);
+            const bool fail = fdp.ConsumeIntegralInRange<int>(0, 7) == 0;
+            shared.call(shared_clock, fail, fdp.ConsumeIntegralInRange<int>(0, 2));
             continue;
         }
         if (op == 4) {
