@@ -88,13 +88,18 @@ cluster_run mono "$ULID_PG_BINDIR/pgbench" -n -c 8 -j 2 -T "$DURATION" -f "$WORK
 sed 's/^/#   pgbench: /' "$WORK/round3.log" | grep -E 'processed|failed|tps' || true
 check "happens-before: failed transactions" "$(sed -nE 's/.*number of failed transactions: ([0-9]+).*/\1/p' "$WORK/round3.log")" "0"
 check "happens-before: the sequence brackets every call (before < after)" "$(q "SELECT count(*) FROM hb WHERE before >= after")" "0"
-# For each call b: the largest id among the calls that ended before b began (after < b.before).
-q "CREATE TABLE hb_prefix AS SELECT after, max(id) OVER (ORDER BY after) AS max_id FROM hb;
-   CREATE INDEX ON hb_prefix (after); ANALYZE hb_prefix;" >/dev/null
-hb="$(q "SELECT count(*), count(p.max_id), count(*) FILTER (WHERE p.max_id >= b.id),
-                count(DISTINCT ulid_to_timestamp(b.id)), count(DISTINCT b.pid)
-         FROM hb b LEFT JOIN LATERAL (SELECT max_id FROM hb_prefix x WHERE x.after < b.before
-                                      ORDER BY x.after DESC LIMIT 1) p ON true")"
+# For each call b: the largest id among the calls that ended before b began (after < b.before),
+# as a running maximum over the calls' ends and beginnings in sequence order (all positions differ).
+hb="$(q "WITH events AS (
+             SELECT after AS pos, false AS begins, id, pid FROM hb
+             UNION ALL SELECT before, true, id, pid FROM hb),
+         scan AS (
+             SELECT begins, id, pid,
+                    max(id) FILTER (WHERE NOT begins) OVER (ORDER BY pos ROWS UNBOUNDED PRECEDING) AS max_ended
+             FROM events)
+         SELECT count(*), count(max_ended), count(*) FILTER (WHERE max_ended >= id),
+                count(DISTINCT ulid_to_timestamp(id)), count(DISTINCT pid)
+         FROM scan WHERE begins")"
 IFS='|' read -r hb_rows hb_with_pred hb_bad hb_ms hb_pids <<<"$hb"
 if ((hb_rows > 10000)); then ok "happens-before: calls recorded: $hb_rows"; else bad "happens-before: only $hb_rows calls"; fi
 check "happens-before: backends taking part" "$hb_pids" "8"
