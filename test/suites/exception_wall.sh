@@ -56,6 +56,9 @@ SELECT ulid_test_throw('runtime_error');
 \echo RESULT runtime_error :LAST_ERROR_SQLSTATE
 SELECT ulid_test_throw('int');
 \echo RESULT int :LAST_ERROR_SQLSTATE
+-- an ordinary PostgreSQL error raised inside the same body (ereport's longjmp through the wrapper)
+SELECT ulid_test_throw('no such kind');
+\echo RESULT ereport :LAST_ERROR_SQLSTATE
 SELECT 'SAME ' || (pg_backend_pid() = :pid);
 SELECT 'NONE ' || ulid_test_throw('none');
 -- inside a transaction: the savepoint rolls back the error, the transaction commits
@@ -97,6 +100,7 @@ expect_contains "runtime_error: SQLSTATE XX000" "$out" "RESULT runtime_error XX0
 expect_contains "runtime_error: message" "$out" "ERROR:  XX000: unexpected C++ exception in ulid_test_throw"
 expect_contains "runtime_error: what() in the detail" "$out" "DETAIL:  thrown on purpose by ulid_test_throw"
 expect_contains "a non-std exception: SQLSTATE XX000" "$out" "RESULT int XX000"
+expect_contains "ereport inside the body: SQLSTATE 22023" "$out" "RESULT ereport 22023"
 expect "errors reported as out of memory" "$(count_lines "$out" "ERROR:  53200: out of memory")" -eq 2
 expect_contains "same backend after the throws" "$out" "SAME true"
 expect_contains "session continues: a normal call returns" "$out" "NONE returned"
