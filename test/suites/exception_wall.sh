@@ -22,9 +22,12 @@ q() { "$PSQL" -X -At -v ON_ERROR_STOP=1 -c "$1"; }
 
 # ---- the normal build and install have no such function
 normal_so="$("$PG_CONFIG" --pkglibdir)/ulid.so"
+must "the normal build is installed ($normal_so)" test -f "$normal_so"
 expect "installed ulid.so: exported ulid_test_throw symbols" \
     "$(nm -D --defined-only "$normal_so" | grep -c ulid_test_throw || true)" -eq 0
-expect "install scripts mentioning ulid_test_throw" "$(grep -l ulid_test_throw ulid--*.sql | wc -l)" -eq 0
+installed_sql=("$("$PG_CONFIG" --sharedir)"/extension/ulid--*.sql)
+expect "install scripts (tree and installed) mentioning ulid_test_throw" \
+    "$(grep -l ulid_test_throw ulid--*.sql "${installed_sql[@]}" | wc -l)" -eq 0
 
 # ---- the test-only build, in a scratch copy (no object of the normal build is reused)
 mkdir "$WORK/tree"
