@@ -132,8 +132,7 @@ public:
     SharedFuzz *owner = nullptr;
 };
 
-// A source that may not be asked while the lock is held (nothing under it may block or fail), and
-// records what it served.
+// A source that may not be asked while the lock is held (nothing under it may block or fail).
 class LockedOutRandom final : public ulid::RandomSource {
 public:
     LockedOutRandom(ulid::RandomSource &inner, const FuzzLock &lock) : inner_(inner), lock_(lock) {}
@@ -141,17 +140,8 @@ public:
     bool fill(std::uint8_t *out, std::size_t n) noexcept override
     {
         FUZZ_CHECK(!lock_.held);
-        FUZZ_CHECK(n == ulid::kEntropyBytes);
-        ++calls;
-        last_ok = inner_.fill(out, n);
-        if (last_ok)
-            std::memcpy(last, out, n);
-        return last_ok;
+        return inner_.fill(out, n);
     }
-
-    int calls = 0;
-    bool last_ok = false;
-    std::uint8_t last[ulid::kEntropyBytes] = {};
 
 private:
     ulid::RandomSource &inner_;
@@ -198,7 +188,8 @@ void SharedFuzz::call(std::uint64_t clock, bool fail, int hook)
 {
     FuzzRandom fuzz_random(fdp);
     fuzz_random.fail_next = fail;
-    LockedOutRandom rec(fuzz_random, gen.lock());
+    Recorder rec(fuzz_random);
+    LockedOutRandom locked_out(rec, gen.lock());
     const int d = ++depth;
     acquisitions[d] = 0;
     if (d == 1)
@@ -213,8 +204,9 @@ void SharedFuzz::call(std::uint64_t clock, bool fail, int hook)
     Ulid sentinel;
     std::memset(sentinel.bytes, 0x3C, sizeof sentinel.bytes);
     Ulid out = sentinel;
-    const Status s = gen.next(clock, rec, &out);
+    const Status s = gen.next(clock, locked_out, &out);
     FUZZ_CHECK(!gen.lock().held);
+    FUZZ_CHECK(rec.calls == 0 || rec.last_n == ulid::kEntropyBytes);
     const int taken = acquisitions[d];
     --depth;
 
