@@ -1,0 +1,391 @@
+-- portable/ulid_portable.sql: ULIDs in plain SQL and PL/pgSQL, stored as uuid (PostgreSQL 13-18).
+--
+-- For servers that cannot load the native ulid extension (managed services). Install with
+--     psql -v ON_ERROR_STOP=1 -f portable/ulid_portable.sql
+-- (or paste it into any SQL console) as a role with CREATE on the database; it needs no
+-- superuser, no C and no other extension. Everything lives in the schema ulid_portable, so it never
+-- collides with the native extension, and it can be run again to update the functions.
+--
+-- A ULID is kept in a uuid column: the same 16 bytes the native type holds (48-bit Unix
+-- milliseconds, then 80 bits of entropy, big-endian), so `ALTER TABLE ... ALTER COLUMN id TYPE ulid`
+-- later moves a table to the native extension without rewriting it. The functions follow the
+-- native extension's rules, errors (SQLSTATE, message and DETAIL) included:
+--
+--   gen_ulid() -> uuid                  strictly increasing within a session (VOLATILE, PARALLEL UNSAFE)
+--   gen_random_ulid() -> uuid           current time, fresh random entropy (VOLATILE, PARALLEL SAFE)
+--   gen_ulid(timestamptz) -> uuid       that millisecond, fresh random entropy (backfills)
+--   ulid_encode(uuid) -> text           26 uppercase Crockford Base32 characters    (IMMUTABLE)
+--   ulid_decode(text) -> uuid           case-insensitive, I/L -> 1, O -> 0; 22P02   (IMMUTABLE)
+--   ulid_to_timestamp(uuid) -> timestamptz, ulid_min(timestamptz), ulid_max(timestamptz) (IMMUTABLE)
+--
+-- gen_ulid() keeps its per-session state (the last value) in two temporary sequences,
+-- pg_temp.ulid_portable_hi and pg_temp.ulid_portable_lo, written with setval(). Sequences are not
+-- transactional: a value handed out by a transaction or savepoint that is rolled back is still the
+-- state the next call increments, so no value is ever repeated and the order holds across ROLLBACK
+-- (a custom setting would be rolled back with the transaction and could repeat values). The first
+-- call of a session creates them (that needs the TEMP privilege and a writable transaction) and
+-- waits for the next millisecond: a state lost with a rolled-back first transaction (or DISCARD
+-- TEMP) then still cannot repeat what it handed out. Consequences: gen_ulid() is PARALLEL UNSAFE,
+-- does not run on a standby, and a transaction that used it cannot be PREPAREd (two-phase commit);
+-- gen_random_ulid() has none of these limits.
+--
+-- Security: every function is SECURITY INVOKER and refers to built-ins as pg_catalog.name and
+-- OPERATOR(pg_catalog.op), and to its own objects schema-qualified, so no search_path (a caller's
+-- or a planted one) changes what they call. The script refuses a schema ulid_portable that the
+-- installing role does not own.
+
+BEGIN;
+
+CREATE SCHEMA IF NOT EXISTS ulid_portable;
+
+DO $guard$
+BEGIN
+    IF (SELECT pg_catalog.pg_has_role(n.nspowner, 'USAGE')
+        FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'ulid_portable')
+       IS NOT TRUE THEN
+        RAISE EXCEPTION USING ERRCODE = '42501',
+            MESSAGE = 'schema ulid_portable exists and is not owned by the installing role',
+            HINT = 'Drop it, or run this script as its owner.';
+    END IF;
+END
+$guard$;
+
+GRANT USAGE ON SCHEMA ulid_portable TO PUBLIC;
+
+COMMENT ON SCHEMA ulid_portable IS
+    'portable ULID functions (SQL and PL/pgSQL, values stored as uuid); see README "On managed services"';
+
+-- ---------------------------------------------------------------------------------------------
+-- Time: timestamptz <-> Unix milliseconds, with the native extension's range errors
+-- ---------------------------------------------------------------------------------------------
+
+-- The Unix millisecond holding ts (rounded down), from timestamptz_send's exact microsecond count
+-- since 2000-01-01 UTC (independent of TimeZone and of floating point). 22008 when ts is infinite,
+-- before 1970-01-01 UTC or after 10889-08-02 05:31:50.655 UTC (the 48-bit limit).
+CREATE OR REPLACE FUNCTION ulid_portable.unix_ms(ts pg_catalog.timestamptz) RETURNS pg_catalog.int8
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+DECLARE
+    -- microseconds since 2000-01-01 00:00:00 UTC
+    us pg_catalog.int8 := (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.timestamptz_send(ts), 'hex'))
+                           ::pg_catalog.bit(64))::pg_catalog.int8;
+    range_detail constant pg_catalog.text :=
+        'A ULID holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.';
+BEGIN
+    IF NOT pg_catalog.isfinite(ts) THEN
+        RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = 'timestamp out of range for ulid',
+            DETAIL = 'An infinite timestamp has no ULID. ' OPERATOR(pg_catalog.||) range_detail;
+    END IF;
+    -- 946684800000000 = microseconds from 1970 to 2000; compare before adding (no int8 overflow:
+    -- 9222425352054775807 = 2^63 - 1 - 946684800000000). OPERATOR(...) forms all share one
+    -- precedence and associate to the left: every expression here is parenthesized.
+    IF us OPERATOR(pg_catalog.<) -946684800000000
+       OR us OPERATOR(pg_catalog.>) 9222425352054775807
+       OR ((us OPERATOR(pg_catalog.+) 946684800000000) OPERATOR(pg_catalog./) 1000)
+          OPERATOR(pg_catalog.>) 281474976710655 THEN
+        RAISE EXCEPTION USING ERRCODE = '22008', MESSAGE = 'timestamp out of range for ulid',
+            DETAIL = range_detail;
+    END IF;
+    RETURN (us OPERATOR(pg_catalog.+) 946684800000000) OPERATOR(pg_catalog./) 1000;
+END
+$fn$;
+
+COMMENT ON FUNCTION ulid_portable.unix_ms(pg_catalog.timestamptz) IS
+    'the Unix millisecond holding a time, as a ULID stores it (22008 outside the ULID range)';
+
+-- The Unix millisecond stored in a ULID (its first 6 bytes).
+CREATE OR REPLACE FUNCTION ulid_portable.ulid_ms(id pg_catalog.uuid) RETURNS pg_catalog.int8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+SELECT (('x' OPERATOR(pg_catalog.||) pg_catalog.left(pg_catalog.encode(pg_catalog.uuid_send($1), 'hex'), 12))
+        ::pg_catalog.bit(48))::pg_catalog.int8
+$fn$;
+
+-- A Unix millisecond as timestamptz: whole seconds (exact in float8) plus the remaining
+-- milliseconds, added to 1970-01-01 as a timestamp and read as UTC (all immutable, no rounding).
+CREATE OR REPLACE FUNCTION ulid_portable.ms_to_timestamp(ms pg_catalog.int8) RETURNS pg_catalog.timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+SELECT pg_catalog.timezone('UTC', '1970-01-01 00:00:00'::pg_catalog.timestamp
+    OPERATOR(pg_catalog.+) pg_catalog.make_interval(secs => ($1 OPERATOR(pg_catalog./) 1000)::pg_catalog.float8)
+    OPERATOR(pg_catalog.+) (($1 OPERATOR(pg_catalog.%) 1000)::pg_catalog.float8
+                            OPERATOR(pg_catalog.*) '0.001 seconds'::pg_catalog.interval))
+$fn$;
+
+CREATE OR REPLACE FUNCTION ulid_portable.ulid_to_timestamp(id pg_catalog.uuid) RETURNS pg_catalog.timestamptz
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+SELECT ulid_portable.ms_to_timestamp(ulid_portable.ulid_ms($1))
+$fn$;
+
+CREATE OR REPLACE FUNCTION ulid_portable.ulid_min(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+SELECT pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(ulid_portable.unix_ms($1)), 3, 6)
+                         OPERATOR(pg_catalog.||) '\x00000000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid
+$fn$;
+
+CREATE OR REPLACE FUNCTION ulid_portable.ulid_max(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+SELECT pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(ulid_portable.unix_ms($1)), 3, 6)
+                         OPERATOR(pg_catalog.||) '\xffffffffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid
+$fn$;
+
+COMMENT ON FUNCTION ulid_portable.ulid_ms(pg_catalog.uuid) IS
+    'the Unix millisecond stored in a ULID';
+COMMENT ON FUNCTION ulid_portable.ms_to_timestamp(pg_catalog.int8) IS
+    'a Unix millisecond as timestamptz (exact)';
+COMMENT ON FUNCTION ulid_portable.ulid_to_timestamp(pg_catalog.uuid) IS
+    'the time embedded in a ULID (millisecond precision)';
+COMMENT ON FUNCTION ulid_portable.ulid_min(pg_catalog.timestamptz) IS
+    'smallest ULID of the millisecond holding a time (range bound)';
+COMMENT ON FUNCTION ulid_portable.ulid_max(pg_catalog.timestamptz) IS
+    'largest ULID of the millisecond holding a time (range bound)';
+
+-- ---------------------------------------------------------------------------------------------
+-- Generators
+-- ---------------------------------------------------------------------------------------------
+
+-- A ULID at millisecond ms with 80 random bits: bytes 0-2 and 9-15 of a version-4 uuid from
+-- gen_random_uuid() (pg_strong_random, the CSPRNG the native extension uses; the version and
+-- variant bits of bytes 6 and 8 are skipped).
+CREATE OR REPLACE FUNCTION ulid_portable.random_at(ms pg_catalog.int8) RETURNS pg_catalog.uuid
+LANGUAGE sql VOLATILE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+SELECT pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send($1), 3, 6)
+                         OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 3)
+                         OPERATOR(pg_catalog.||) pg_catalog.substr(r, 10, 7), 'hex')::pg_catalog.uuid
+FROM pg_catalog.uuid_send(pg_catalog.gen_random_uuid()) AS r
+$fn$;
+
+COMMENT ON FUNCTION ulid_portable.random_at(pg_catalog.int8) IS
+    'a ULID at a Unix millisecond (0 to 2^48-1, not checked) with 80 fresh random bits';
+
+CREATE OR REPLACE FUNCTION ulid_portable.gen_random_ulid() RETURNS pg_catalog.uuid
+LANGUAGE plpgsql VOLATILE PARALLEL SAFE SECURITY INVOKER AS $fn$
+DECLARE
+    r pg_catalog.bytea := pg_catalog.uuid_send(pg_catalog.gen_random_uuid());
+BEGIN
+    RETURN pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(ulid_portable.unix_ms(pg_catalog.clock_timestamp())), 3, 6)
+                             OPERATOR(pg_catalog.||) pg_catalog.substr(r, 1, 3)
+                             OPERATOR(pg_catalog.||) pg_catalog.substr(r, 10, 7), 'hex')::pg_catalog.uuid;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION ulid_portable.gen_ulid(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
+LANGUAGE sql VOLATILE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+SELECT ulid_portable.random_at(ulid_portable.unix_ms($1))
+$fn$;
+
+COMMENT ON FUNCTION ulid_portable.gen_random_ulid() IS
+    'new ULID (as uuid) at the current time with fresh random entropy every call';
+COMMENT ON FUNCTION ulid_portable.gen_ulid(pg_catalog.timestamptz) IS
+    'new ULID (as uuid) at the given time with fresh random entropy (for backfills; not monotonic)';
+
+-- The first call of a session (no state): create the state sequences and wait for the next
+-- millisecond (a bounded spin), so that a state lost with a rolled-back first transaction cannot
+-- make the new value repeat or undercut one already handed out. Returns the millisecond to use.
+CREATE OR REPLACE FUNCTION ulid_portable.gen_ulid_start(entry_ms pg_catalog.int8) RETURNS pg_catalog.int8
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY INVOKER AS $fn$
+DECLARE
+    now_ms pg_catalog.int8;
+BEGIN
+    CREATE TEMPORARY SEQUENCE IF NOT EXISTS ulid_portable_hi
+        AS pg_catalog.int8 MINVALUE -9223372036854775808 MAXVALUE 9223372036854775807;
+    CREATE TEMPORARY SEQUENCE IF NOT EXISTS ulid_portable_lo
+        AS pg_catalog.int8 MINVALUE -9223372036854775808 MAXVALUE 9223372036854775807;
+    FOR i IN 1 .. 1000000 LOOP
+        now_ms := ulid_portable.unix_ms(pg_catalog.clock_timestamp());
+        IF now_ms OPERATOR(pg_catalog.>) entry_ms THEN
+            RETURN now_ms;
+        END IF;
+    END LOOP;
+    -- the clock stepped back (or stands still): one millisecond after the entry time
+    RETURN entry_ms OPERATOR(pg_catalog.+) 1;
+END
+$fn$;
+
+COMMENT ON FUNCTION ulid_portable.gen_ulid_start(pg_catalog.int8) IS
+    'gen_ulid() helper: create the session state and wait for a millisecond after the given one';
+
+-- The monotonic generator, the native gen_ulid()'s rules (DESIGN.md):
+--  1. now_ms > last_ms: last_ms = now_ms and 80 fresh random bits;
+--  2. otherwise (same millisecond, or the clock went back): keep last_ms, entropy + 1 (80-bit
+--     add with carry);
+--  3. an increment past 80 bits: ERROR 54000, state unchanged.
+-- State: hi = ms << 16 | top 16 entropy bits, lo = low 64 entropy bits, both as signed int8 in
+-- temporary sequences (setval is not rolled back). Writes go from the more significant word to the
+-- less significant one, so an interrupted call only ever leaves a state above every value handed out.
+CREATE OR REPLACE FUNCTION ulid_portable.gen_ulid() RETURNS pg_catalog.uuid
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY INVOKER AS $fn$
+DECLARE
+    hi_seq pg_catalog.regclass := pg_catalog.to_regclass('pg_temp.ulid_portable_hi');
+    lo_seq pg_catalog.regclass := pg_catalog.to_regclass('pg_temp.ulid_portable_lo');
+    now_ms pg_catalog.int8 := ulid_portable.unix_ms(pg_catalog.clock_timestamp());
+    hi pg_catalog.int8;
+    lo pg_catalog.int8;
+    r pg_catalog.bytea;
+BEGIN
+    IF hi_seq IS NOT NULL AND lo_seq IS NOT NULL THEN
+        hi := pg_catalog.pg_sequence_last_value(hi_seq);
+        lo := pg_catalog.pg_sequence_last_value(lo_seq);
+    END IF;
+    IF hi IS NULL OR lo IS NULL THEN
+        now_ms := ulid_portable.gen_ulid_start(now_ms);
+        hi_seq := pg_catalog.to_regclass('pg_temp.ulid_portable_hi');
+        lo_seq := pg_catalog.to_regclass('pg_temp.ulid_portable_lo');
+    ELSIF now_ms OPERATOR(pg_catalog.<=) ((hi OPERATOR(pg_catalog.>>) 16) OPERATOR(pg_catalog.&) 281474976710655) THEN
+        IF lo OPERATOR(pg_catalog.<>) -1 THEN
+            -- lo + 1 as an unsigned 64-bit add: 2^63 - 1 is followed by -2^63
+            lo := pg_catalog.setval(lo_seq, CASE WHEN lo OPERATOR(pg_catalog.=) 9223372036854775807
+                                                 THEN -9223372036854775808
+                                                 ELSE lo OPERATOR(pg_catalog.+) 1 END, true);
+        ELSIF (hi OPERATOR(pg_catalog.&) 65535) OPERATOR(pg_catalog.<>) 65535 THEN
+            hi := pg_catalog.setval(hi_seq, hi OPERATOR(pg_catalog.+) 1, true);
+            lo := pg_catalog.setval(lo_seq, 0, true);
+        ELSE
+            RAISE EXCEPTION USING ERRCODE = '54000',
+                MESSAGE = 'ulid entropy overflow within one millisecond',
+                DETAIL = 'All 2^80 values after the first ULID of this millisecond were used.',
+                HINT = 'Retry in the next millisecond.';
+        END IF;
+        RETURN pg_catalog.encode(pg_catalog.int8send(hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex')
+               ::pg_catalog.uuid;
+    END IF;
+    r := pg_catalog.uuid_send(pg_catalog.gen_random_uuid());
+    hi := pg_catalog.setval(hi_seq, (now_ms OPERATOR(pg_catalog.<<) 16)
+                                    OPERATOR(pg_catalog.|) (pg_catalog.get_byte(r, 0) OPERATOR(pg_catalog.<<) 8)
+                                    OPERATOR(pg_catalog.|) pg_catalog.get_byte(r, 1), true);
+    lo := pg_catalog.setval(lo_seq, (('x' OPERATOR(pg_catalog.||) pg_catalog.encode(pg_catalog.substr(r, 3, 1)
+                                      OPERATOR(pg_catalog.||) pg_catalog.substr(r, 10, 7), 'hex'))
+                                     ::pg_catalog.bit(64))::pg_catalog.int8, true);
+    RETURN pg_catalog.encode(pg_catalog.int8send(hi) OPERATOR(pg_catalog.||) pg_catalog.int8send(lo), 'hex')
+           ::pg_catalog.uuid;
+END
+$fn$;
+
+COMMENT ON FUNCTION ulid_portable.gen_ulid() IS
+    'new ULID (as uuid), strictly increasing within this session, also across rollbacks (same millisecond: previous + 1)';
+
+-- ---------------------------------------------------------------------------------------------
+-- Text: Crockford Base32
+-- ---------------------------------------------------------------------------------------------
+
+-- Why a string is not a ULID, worded as the native extension words it (the first problem by
+-- position; positions count bytes from 1, as the native decoder does).
+CREATE OR REPLACE FUNCTION ulid_portable.decode_error(input pg_catalog.text) RETURNS pg_catalog.uuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+DECLARE
+    b pg_catalog.bytea := pg_catalog.convert_to(input, pg_catalog.getdatabaseencoding());
+    n pg_catalog.int4 := pg_catalog.length(b);
+    msg pg_catalog.text := pg_catalog.format('invalid input syntax for type %s: "%s"', 'ulid', input);
+    c pg_catalog.int4;
+    ch pg_catalog.text;
+BEGIN
+    IF n OPERATOR(pg_catalog.<>) 26 THEN
+        RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg,
+            DETAIL = pg_catalog.format('A ULID is exactly 26 ASCII characters; the input is %s %s long.',
+                                       n, CASE WHEN n OPERATOR(pg_catalog.=) 1 THEN 'byte' ELSE 'bytes' END);
+    END IF;
+    FOR i IN 0 .. 25 LOOP
+        c := pg_catalog.get_byte(b, i);
+        ch := pg_catalog.chr(c);
+        IF c OPERATOR(pg_catalog.>=) 128
+           OR pg_catalog.strpos('0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz', ch)
+              OPERATOR(pg_catalog.=) 0 THEN
+            IF c OPERATOR(pg_catalog.>=) 33 AND c OPERATOR(pg_catalog.<=) 126 THEN
+                RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg,
+                    DETAIL = pg_catalog.format('Character "%s" at position %s is not in the Crockford Base32 alphabet.',
+                                               ch, i OPERATOR(pg_catalog.+) 1);
+            END IF;
+            RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg,
+                DETAIL = pg_catalog.format('Byte 0x%s at position %s is not in the Crockford Base32 alphabet.',
+                                           pg_catalog.upper(pg_catalog.lpad(pg_catalog.to_hex(c), 2, '0')),
+                                           i OPERATOR(pg_catalog.+) 1);
+        END IF;
+        IF i OPERATOR(pg_catalog.=) 0 AND pg_catalog.strpos('01234567IiLlOo', ch) OPERATOR(pg_catalog.=) 0 THEN
+            RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg,
+                DETAIL = pg_catalog.format('The first character "%s" is above "7": the value would not fit in 128 bits.', ch);
+        END IF;
+    END LOOP;
+    RAISE EXCEPTION 'ulid_portable.decode_error: "%" is a valid ULID', input USING ERRCODE = 'XX000';
+END
+$fn$;
+
+COMMENT ON FUNCTION ulid_portable.decode_error(pg_catalog.text) IS
+    'raises the 22P02 error that says why a string is not a ULID (ulid_decode helper)';
+
+-- Encoder and decoder, written by this block so that their tables are derived here rather than
+-- pasted: the encoder looks up two characters per 10 bits in a 2048-character table (1024 pairs of
+-- the alphabet), the decoder a character's 5-bit value in a 128-byte table indexed by ASCII code.
+-- 128 bits = byte 0 (characters 1-2: 3 + 5 bits) + 3 groups of 40 bits (5 bytes, 8 characters).
+DO $gen$
+DECLARE
+    alphabet constant pg_catalog.text := '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+    pairs pg_catalog.text;
+    dec pg_catalog.bytea;
+    enc_groups pg_catalog.text;
+    dec_groups pg_catalog.text;
+BEGIN
+    SELECT pg_catalog.string_agg(pg_catalog.substr(alphabet, v / 32 + 1, 1) || pg_catalog.substr(alphabet, v % 32 + 1, 1), '' ORDER BY v)
+    INTO pairs FROM pg_catalog.generate_series(0, 1023) AS v;
+    -- 128 bytes: the value of each ASCII character (aliases I, L -> 1, O -> 0, either case), 255 otherwise
+    SELECT pg_catalog.decode(pg_catalog.string_agg(pg_catalog.lpad(pg_catalog.to_hex(
+               CASE WHEN ch IN ('I', 'i', 'L', 'l') THEN 1
+                    WHEN ch IN ('O', 'o') THEN 0
+                    WHEN pg_catalog.strpos(alphabet, ch) > 0 THEN pg_catalog.strpos(alphabet, ch) - 1
+                    WHEN pg_catalog.strpos(pg_catalog.lower(alphabet), ch) > 0 THEN pg_catalog.strpos(pg_catalog.lower(alphabet), ch) - 1
+                    ELSE 255 END), 2, '0'), '' ORDER BY c), 'hex')
+    INTO dec
+    FROM pg_catalog.generate_series(0, 127) AS c,
+         LATERAL (SELECT CASE WHEN c BETWEEN 33 AND 126 THEN pg_catalog.chr(c) END) AS x(ch);
+    -- encoder: for group g (hex digits 3+10g .. 12+10g), four pairs of 10 bits
+    SELECT pg_catalog.string_agg(pg_catalog.format(
+               E'\n        OPERATOR(pg_catalog.||) pg_catalog.substr(%1$L, (2 OPERATOR(pg_catalog.*) ((g%2$s OPERATOR(pg_catalog.>>) %3$s) OPERATOR(pg_catalog.&) 1023)::pg_catalog.int4) OPERATOR(pg_catalog.+) 1, 2)',
+               pairs, g, s), '' ORDER BY g, s DESC)
+    INTO enc_groups FROM pg_catalog.generate_series(1, 3) AS g, (VALUES (30), (20), (10), (0)) AS s(s);
+    EXECUTE pg_catalog.format($f$
+CREATE OR REPLACE FUNCTION ulid_portable.ulid_encode(id pg_catalog.uuid) RETURNS pg_catalog.text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+DECLARE
+    h pg_catalog.text := pg_catalog.encode(pg_catalog.uuid_send(id), 'hex');
+    g1 pg_catalog.int8 := (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 3, 10))::pg_catalog.bit(40))::pg_catalog.int8;
+    g2 pg_catalog.int8 := (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 13, 10))::pg_catalog.bit(40))::pg_catalog.int8;
+    g3 pg_catalog.int8 := (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 23, 10))::pg_catalog.bit(40))::pg_catalog.int8;
+BEGIN
+    RETURN pg_catalog.substr(%1$L, (2 OPERATOR(pg_catalog.*) (('x' OPERATOR(pg_catalog.||) pg_catalog.left(h, 2))
+                                            ::pg_catalog.bit(8))::pg_catalog.int4) OPERATOR(pg_catalog.+) 1, 2)%2$s;
+END
+$fn$
+$f$, pairs, enc_groups);
+
+    -- decoder: d(i) = value of byte i; group g = characters 3+8(g-1) .. 10+8(g-1) (1-based)
+    SELECT pg_catalog.string_agg(pg_catalog.format(
+               E'\n            OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(%s), 10, ''0'')',
+               (SELECT pg_catalog.string_agg(pg_catalog.format(
+                           '(pg_catalog.get_byte(%1$L::pg_catalog.bytea, pg_catalog.get_byte(b, %2$s))::pg_catalog.int8 OPERATOR(pg_catalog.<<) %3$s)',
+                           dec, 2 + 8 * (g - 1) + k, 35 - 5 * k), ' OPERATOR(pg_catalog.|) ' ORDER BY k)
+                FROM pg_catalog.generate_series(0, 7) AS k)), '' ORDER BY g)
+    INTO dec_groups FROM pg_catalog.generate_series(1, 3) AS g;
+    EXECUTE pg_catalog.format($f$
+CREATE OR REPLACE FUNCTION ulid_portable.ulid_decode(input pg_catalog.text) RETURNS pg_catalog.uuid
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+DECLARE
+    b pg_catalog.bytea;
+BEGIN
+    -- 26 bytes, first character 0-7 (or an alias of 0 or 1), then 25 of the alphabet, any case
+    IF pg_catalog.octet_length(input) OPERATOR(pg_catalog.<>) 26
+       OR NOT input OPERATOR(pg_catalog.~) '^[01234567IiLlOo][0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz]{25}$' THEN
+        RETURN ulid_portable.decode_error(input);
+    END IF;
+    b := pg_catalog.convert_to(input, 'UTF8'); -- only ASCII left: the same bytes in every encoding
+    RETURN (pg_catalog.lpad(pg_catalog.to_hex(
+                (pg_catalog.get_byte(%1$L::pg_catalog.bytea, pg_catalog.get_byte(b, 0)) OPERATOR(pg_catalog.<<) 5)
+                OPERATOR(pg_catalog.|) pg_catalog.get_byte(%1$L::pg_catalog.bytea, pg_catalog.get_byte(b, 1))), 2, '0')%2$s
+           )::pg_catalog.uuid;
+END
+$fn$
+$f$, dec, dec_groups);
+END
+$gen$;
+
+COMMENT ON FUNCTION ulid_portable.ulid_encode(pg_catalog.uuid) IS
+    'the 26-character Crockford Base32 form of a ULID held in a uuid (uppercase)';
+COMMENT ON FUNCTION ulid_portable.ulid_decode(pg_catalog.text) IS
+    'a 26-character ULID string as uuid: case-insensitive, I/L read as 1 and O as 0; 22P02 otherwise';
+
+COMMIT;
