@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# The portable edition (portable/ulid_portable.sql) against the native extension, in one database:
+#   - installs as a role that is not a superuser (only CREATE on the database), twice (re-runnable);
+#     every function SQL or PL/pgSQL, SECURITY INVOKER, with the expected volatility, strictness and
+#     PARALLEL label; usable by a role with no privileges of its own;
+#   - 100,000 random values plus the extremes: ulid_encode = native text, ulid_decode of the
+#     canonical, lowercase and alias forms = native input, ulid_to_timestamp, ulid_min/ulid_max
+#     and gen_ulid(ts)'s millisecond = native, all byte for byte;
+#   - the DESIGN list of bad strings and bad timestamps: the same SQLSTATE, message and DETAIL;
+#   - gen_ulid() strictly increasing within a session across ROLLBACK (also of the session's first
+#     transaction), ROLLBACK TO SAVEPOINT, errors, exception blocks, DISCARD TEMP/SEQUENCES/ALL; the
+#     80-bit carry, the 2^63 step and the overflow (54000, native wording, state unchanged) from
+#     planted states; unique and per-session increasing across 8 concurrent pgbench clients;
+#   - a search_path whose first schema plants look-alikes of every pg_catalog function and operator
+#     the file names: none is ever called.
+# Runs in the throwaway cluster of scripts/test (PG* environment, a superuser). About 30 s.
+set -uo pipefail
+cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
+source test/lib/checks.sh
+suite_exit_on_signals
+
+PORTABLE=portable/ulid_portable.sql
+DB="${PGDATABASE:-postgres}"
+INSTALLER="portable_installer_$$"
+APP="portable_app_$$"
+PASSWORD="portable-$$-$RANDOM"
+BINDIR="$("${PG_CONFIG:-pg_config}" --bindir)"
+WORK="$(mktemp -d -t ulid-portable.XXXXXX)"
+chmod 755 "$WORK"
+cleanup() {
+    psql -X -q -d "$DB" -c "DROP SCHEMA IF EXISTS ulid_portable CASCADE; DROP SCHEMA IF EXISTS evil CASCADE" >/dev/null 2>&1
+    psql -X -q -d "$DB" -c "DROP OWNED BY $INSTALLER, $APP; DROP ROLE IF EXISTS $INSTALLER; DROP ROLE IF EXISTS $APP" >/dev/null 2>&1
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+q() { psql -X -At -v ON_ERROR_STOP=1 -d "$DB" -c "$1"; }
+as_role() { # ROLE psql-args...: connect over TCP as ROLE
+    local role="$1"
+    shift
+    PGUSER="$role" PGPASSWORD="$PASSWORD" PGHOST=127.0.0.1 psql -X -At -v ON_ERROR_STOP=1 -d "$DB" "$@"
+}
+
+echo "# setup"
+note "$(q 'SELECT version()')"
+must "native extension" q "CREATE EXTENSION IF NOT EXISTS ulid"
+must "roles: installer (CREATE on the database only) and an application role (nothing)" q "
+    CREATE ROLE $INSTALLER LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$PASSWORD';
+    CREATE ROLE $APP LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$PASSWORD';
+    GRANT CREATE ON DATABASE \"$DB\" TO $INSTALLER"
+expect_str "installer is not a superuser" "$(q "SELECT rolsuper FROM pg_roles WHERE rolname = '$INSTALLER'")" f
+must "install as the installer" as_role "$INSTALLER" -q -f "$PORTABLE"
+must "install again (re-runnable)" as_role "$INSTALLER" -q -f "$PORTABLE"
+
+# ---------------------------------------------------------------------------------------------
+echo "# catalog: owner, language, security, labels"
+expect_str "schema ulid_portable owned by the installer" \
+    "$(q "SELECT nspowner::regrole FROM pg_namespace WHERE nspname = 'ulid_portable'")" "$INSTALLER"
+expect_str "functions: owner, SQL/PL/pgSQL only, SECURITY INVOKER, no SET" \
+    "$(q "SELECT count(*) FILTER (WHERE proowner::regrole::text <> '$INSTALLER' OR l.lanname NOT IN ('sql', 'plpgsql')
+                                  OR prosecdef OR proconfig IS NOT NULL)
+          FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+          WHERE pronamespace = 'ulid_portable'::regnamespace")" 0
+expect_str "public functions: volatility, strictness, parallel label" \
+    "$(q "SELECT string_agg(p.oid::regprocedure || ' ' || provolatile::text || proisstrict::int || proparallel::text, ', ' ORDER BY 1)
+          FROM pg_proc p WHERE pronamespace = 'ulid_portable'::regnamespace
+          AND proname IN ('gen_ulid', 'gen_random_ulid', 'ulid_encode', 'ulid_decode', 'ulid_to_timestamp',
+                          'ulid_min', 'ulid_max')")" \
+    "ulid_portable.gen_random_ulid() v0s, ulid_portable.gen_ulid() v0u, ulid_portable.gen_ulid(timestamp with time zone) v1s, ulid_portable.ulid_decode(text) i1s, ulid_portable.ulid_encode(uuid) i1s, ulid_portable.ulid_max(timestamp with time zone) i1s, ulid_portable.ulid_min(timestamp with time zone) i1s, ulid_portable.ulid_to_timestamp(uuid) i1s"
+expect_str "the application role (no privileges) generates, encodes and decodes" \
+    "$(as_role "$APP" -c "SELECT count(DISTINCT ulid_portable.ulid_decode(ulid_portable.ulid_encode(ulid_portable.gen_ulid())))
+                          + count(DISTINCT ulid_portable.gen_random_ulid()) FROM generate_series(1, 100)")" 200
+
+# ---------------------------------------------------------------------------------------------
+echo "# 100,000 random values + extremes: byte-identical to the native extension"
+must "values" q "
+    CREATE TABLE diff_values AS
+    SELECT g, u, t, ts FROM (
+        SELECT g, CASE g WHEN 1 THEN '00000000-0000-0000-0000-000000000000'::uuid
+                         WHEN 2 THEN 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid
+                         WHEN 3 THEN '00000000-0000-ffff-ffff-ffffffffffff'::uuid
+                         WHEN 4 THEN 'ffffffff-ffff-0000-0000-000000000000'::uuid
+                         ELSE gen_random_uuid() END AS u
+        FROM generate_series(1, 100000) g) s,
+    LATERAL (SELECT CASE g % 4 WHEN 0 THEN u::ulid::text
+                               WHEN 1 THEN lower(u::ulid::text)
+                               WHEN 2 THEN translate(u::ulid::text, '10', 'IO')
+                               ELSE translate(lower(u::ulid::text), '10', 'lo') END) AS x(t),
+    -- a time in the value's millisecond (0-999 us into it), and one anywhere in the ULID range
+    LATERAL (SELECT CASE WHEN g % 2 = 0 THEN ulid_to_timestamp(u::ulid) + (g % 1000) * interval '1 microsecond'
+                         ELSE timestamptz '1970-01-01 00:00:00+00'
+                              + (random() * 281474976710.655) * interval '1 second' END) AS y(ts)"
+expect_str "encode, decode (canonical, lower, aliases), timestamps, bounds: differences" \
+    "$(q "SELECT count(*) || ' rows: '
+                 || count(*) FILTER (WHERE ulid_portable.ulid_encode(u) IS DISTINCT FROM u::ulid::text) || ' '
+                 || count(*) FILTER (WHERE ulid_portable.ulid_decode(t) IS DISTINCT FROM t::ulid::uuid) || ' '
+                 || count(*) FILTER (WHERE ulid_portable.ulid_decode(ulid_portable.ulid_encode(u)) IS DISTINCT FROM u) || ' '
+                 || count(*) FILTER (WHERE ulid_portable.ulid_to_timestamp(u) IS DISTINCT FROM ulid_to_timestamp(u::ulid)) || ' '
+                 || count(*) FILTER (WHERE ulid_portable.ulid_min(ts) IS DISTINCT FROM ulid_min(ts)::uuid) || ' '
+                 || count(*) FILTER (WHERE ulid_portable.ulid_max(ts) IS DISTINCT FROM ulid_max(ts)::uuid) || ' '
+                 || count(*) FILTER (WHERE ulid_portable.ulid_ms(ulid_portable.gen_ulid(ts))
+                                           IS DISTINCT FROM ulid_portable.ulid_ms(gen_ulid(ts)::uuid))
+          FROM diff_values")" "100000 rows: 0 0 0 0 0 0 0"
+expect_str "the data set has every case: lowercase, aliases, extremes, times before/after 2^47 ms" \
+    "$(q "SELECT bool_and(x) FROM (VALUES
+            ((SELECT count(*) > 10000 FROM diff_values WHERE t ~ '[a-z]')),
+            ((SELECT count(*) > 10000 FROM diff_values WHERE t ~ '[IlOo]')),
+            ((SELECT count(*) = 1 FROM diff_values WHERE t = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ')),
+            ((SELECT count(*) > 10000 FROM diff_values WHERE ulid_to_timestamp(ts::ulid) > timestamptz '6429-01-01')),
+            ((SELECT count(*) > 10000 FROM diff_values WHERE ts < timestamptz '6429-01-01'))) v(x)")" t
+expect_str "gen_random_ulid() and gen_ulid(): the current millisecond, version bits not forced" \
+    "$(q "SELECT bool_and(abs(extract(epoch FROM ulid_portable.ulid_to_timestamp(id) - now())) < 60)
+                 AND count(DISTINCT get_byte(uuid_send(id), 6) >> 4) > 1
+          FROM (SELECT ulid_portable.gen_random_ulid() id FROM generate_series(1, 500)
+                UNION ALL SELECT ulid_portable.gen_ulid() FROM generate_series(1, 500)) s")" t
+
+# ---------------------------------------------------------------------------------------------
+echo "# bad input: the same SQLSTATE, message and DETAIL as the native extension"
+must "error catcher" q "
+    CREATE FUNCTION err(q text) RETURNS text LANGUAGE plpgsql AS \$\$
+    DECLARE s text; m text; d text;
+    BEGIN
+        EXECUTE q;
+        RETURN 'no error';
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL;
+        RETURN s || ' | ' || m || ' | ' || coalesce(d, '');
+    END \$\$"
+must "bad strings" q "
+    CREATE TABLE bad_text (label text, t text);
+    INSERT INTO bad_text VALUES
+        ('empty', ''), ('1 char', 'A'), ('25 chars', repeat('0', 25)), ('27 chars', repeat('0', 27)),
+        ('100 chars', repeat('Z', 100)),
+        ('U first', 'U' || repeat('0', 25)), ('U middle', repeat('0', 12) || 'U' || repeat('0', 13)),
+        ('u last', repeat('0', 25) || 'u'),
+        ('hyphen', '01ARZ3NDEK-TSV4RRFFQ69G5FA'), ('exclamation', repeat('0', 25) || '!'),
+        ('quote', repeat('0', 5) || '\"' || repeat('0', 20)), ('backslash', repeat('0', 25) || E'\\\\'),
+        ('space inside', repeat('0', 10) || ' ' || repeat('0', 15)), ('leading space', ' ' || repeat('0', 25)),
+        ('trailing space', repeat('0', 25) || ' '), ('padded 26 + space', repeat('0', 26) || ' '),
+        ('tab', repeat('0', 25) || chr(9)), ('newline', chr(10) || repeat('0', 25)),
+        ('control 0x01', repeat('0', 25) || chr(1)), ('DEL 0x7F', chr(127) || repeat('0', 25)),
+        ('e-acute, 27 bytes', repeat('0', 25) || 'é'), ('e-acute, 26 bytes', repeat('0', 24) || 'é'),
+        ('e-acute first, 26 bytes', 'é' || repeat('0', 24)), ('euro, 26 bytes', repeat('0', 23) || '€'),
+        ('26 non-ASCII chars', repeat('é', 26)), ('emoji', repeat('0', 22) || '😀'),
+        ('first 8', '8' || repeat('0', 25)), ('first Z', 'Z' || repeat('Z', 25)),
+        ('first z (lower)', 'z' || repeat('0', 25)), ('first 8 and bad later', '8' || repeat('0', 24) || '!'),
+        ('bad first, also 8', '!8' || repeat('0', 24)), ('max + U', '7ZZZZZZZZZZZZZZZZZZZZZZZZU')"
+expect_str "bad strings: native and portable differ on" \
+    "$(q "SELECT count(*) || ' of ' || (SELECT count(*) FROM bad_text) || ': ' || coalesce(string_agg(label, ', '), '')
+          FROM bad_text WHERE err(format('SELECT %L::ulid', t)) IS DISTINCT FROM err(format('SELECT ulid_portable.ulid_decode(%L)', t))")" \
+    "0 of 32: "
+expect_str "bad strings: every native error is 22P02 with a DETAIL" \
+    "$(q "SELECT count(*) FROM bad_text WHERE err(format('SELECT %L::ulid', t)) !~ '^22P02 \| invalid input syntax for type ulid: .* \| .+$'")" 0
+note "e.g. $(q "SELECT err(format('SELECT ulid_portable.ulid_decode(%L)', t)) FROM bad_text WHERE label = 'e-acute, 26 bytes'")"
+must "bad and edge timestamps" q "
+    CREATE TABLE bad_ts (label text, ts timestamptz);
+    INSERT INTO bad_ts VALUES ('infinity', 'infinity'), ('-infinity', '-infinity'),
+        ('1 us before 1970', '1969-12-31 23:59:59.999999+00'), ('4713 BC', '4714-11-24 00:00:00+00 BC'),
+        ('1 ms after the last', '10889-08-02 05:31:50.656+00'), ('294276 AD', '294276-12-31 23:59:59.999999+00'),
+        ('first (ok)', '1970-01-01 00:00:00+00'), ('last (ok)', '10889-08-02 05:31:50.655999+00'),
+        ('2^47 ms (ok)', '6429-10-17 02:45:55.328+00')"
+expect_str "timestamps: native and portable (ulid_min, ulid_max, gen_ulid(ts)) differ on" \
+    "$(q "SELECT count(*) || ': ' || coalesce(string_agg(label || ' ' || f, ', '), '')
+          FROM bad_ts, unnest(array['ulid_min', 'ulid_max']) f
+          WHERE err(format('SELECT %s(%L::timestamptz)', f, ts))
+                IS DISTINCT FROM err(format('SELECT ulid_portable.%s(%L::timestamptz)', f, ts))
+             OR (label LIKE '%(ok)' AND (ulid_portable.ulid_min(ts) IS DISTINCT FROM ulid_min(ts)::uuid
+                                         OR ulid_portable.ulid_max(ts) IS DISTINCT FROM ulid_max(ts)::uuid))")" "0: "
+expect_str "timestamps: gen_ulid(ts) errors equal" \
+    "$(q "SELECT count(*) FROM bad_ts WHERE regexp_replace(err(format('SELECT gen_ulid(%L::timestamptz)', ts)), '^no error$', 'ok')
+          IS DISTINCT FROM regexp_replace(err(format('SELECT ulid_portable.gen_ulid(%L::timestamptz)', ts)), '^no error$', 'ok')")" 0
+expect_str "timestamps: 6 of 9 are 22008 errors" \
+    "$(q "SELECT count(*) FROM bad_ts WHERE err(format('SELECT ulid_portable.ulid_max(%L::timestamptz)', ts)) LIKE '22008 | timestamp out of range for ulid | %A ULID holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.'")" 6
+
+# ---------------------------------------------------------------------------------------------
+echo "# gen_ulid(): strictly increasing within a session, across rollbacks"
+# Every value a session is handed (also in transactions rolled back later) is printed, in order.
+cat >"$WORK/session.sql" <<'SQL'
+\set ON_ERROR_STOP 0
+-- the first transaction of the session (it creates the state) is rolled back
+BEGIN;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 50);
+ROLLBACK;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 2000);
+BEGIN;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 500);
+ROLLBACK;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 500);
+BEGIN;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 200);
+SAVEPOINT a;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 200);
+ROLLBACK TO SAVEPOINT a;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 200);
+SAVEPOINT b;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 200);
+SELECT 1 / 0;
+ROLLBACK TO SAVEPOINT b;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 200);
+COMMIT;
+BEGIN;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 100);
+SELECT 1 / 0;
+ROLLBACK;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 100);
+-- values handed out inside exception blocks that are rolled back (plpgsql variables survive that)
+CREATE FUNCTION pg_temp.in_rolled_back_blocks(n int) RETURNS SETOF uuid LANGUAGE plpgsql AS $$
+DECLARE v uuid;
+BEGIN
+    FOR i IN 1 .. n LOOP
+        BEGIN
+            v := ulid_portable.gen_ulid();
+            RAISE EXCEPTION 'roll back this block';
+        EXCEPTION WHEN raise_exception THEN RETURN NEXT v;
+        END;
+    END LOOP;
+END $$;
+SELECT pg_temp.in_rolled_back_blocks(100);
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 100);
+DISCARD SEQUENCES;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 100);
+DISCARD TEMP;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 100);
+BEGIN;
+SELECT ulid_portable.gen_ulid() FROM generate_series(1, 100);
+DISCARD ALL;
+SQL
+# (DISCARD ALL cannot run in a transaction block: that error aborts it, a rollback once more)
+printf 'ROLLBACK;\nDISCARD ALL;\nSELECT ulid_portable.gen_ulid() FROM generate_series(1, 100);\n' >>"$WORK/session.sql"
+psql -X -At -d "$DB" -f "$WORK/session.sql" >"$WORK/session.out" 2>"$WORK/session.err"
+grep -E '^[0-9a-f]{8}-' "$WORK/session.out" >"$WORK/values"
+expect "values printed by the session" "$(wc -l <"$WORK/values")" -eq 4850
+if LC_ALL=C sort -u "$WORK/values" | cmp -s - "$WORK/values"; then
+    ok "strictly increasing in the order handed out (sort -u leaves the list unchanged)"
+else
+    bad "not strictly increasing: $(LC_ALL=C sort -u "$WORK/values" | diff - "$WORK/values" | head -5 | tr '\n' ' ')"
+fi
+expect "errors in the session script (2 divisions by zero, DISCARD ALL in a transaction)" \
+    "$(grep -c ERROR "$WORK/session.err")" -eq 3
+echo "# gen_ulid(): increment, carry and overflow from planted states"
+# STATE hi lo -> setval; ms 2^47 + 5 is far in the future, so the next call increments
+FUT=$(((1 << 47) + 5))
+plant() { printf "SELECT ulid_portable.gen_ulid() \\\\g /dev/null\nSELECT setval('pg_temp.ulid_portable_hi', %s, true), setval('pg_temp.ulid_portable_lo', %s, true) \\\\g /dev/null\n" "$1" "$2"; }
+hex_of() { q "SELECT encode(int8send($1) || int8send($2), 'hex')::uuid"; }
+out="$(psql -X -At -d "$DB" <<SQL 2>&1
+$(plant "$((FUT << 16 | 5))" -1)
+SELECT ulid_portable.gen_ulid();
+$(plant "$((FUT << 16 | 5))" 9223372036854775806)
+SELECT ulid_portable.gen_ulid();
+SELECT ulid_portable.gen_ulid();
+$(plant "$((FUT << 16 | 65535))" -2)
+SELECT ulid_portable.gen_ulid();
+\set VERBOSITY verbose
+SELECT ulid_portable.gen_ulid();
+\set VERBOSITY default
+SELECT pg_sequence_last_value('pg_temp.ulid_portable_hi') || ' ' || pg_sequence_last_value('pg_temp.ulid_portable_lo');
+SELECT ulid_portable.gen_ulid();
+SQL
+)"
+mapfile -t lines <<<"$out"
+expect_str "carry: entropy ...05 FFFF FFFF FFFF FFFF + 1 = ...06 0000 0000 0000 0000 (same future ms)" \
+    "${lines[0]}" "$(hex_of "$((FUT << 16 | 6))" 0)"
+expect_str "2^63 - 2 + 1, then 2^63 - 1 + 1 = 2^63 (the signed step)" \
+    "${lines[1]} ${lines[2]}" "$(hex_of "$((FUT << 16 | 5))" 9223372036854775807) $(hex_of "$((FUT << 16 | 5))" '(-9223372036854775808)::bigint')"
+expect_str "the largest entropy of the millisecond is handed out" "${lines[3]}" "$(hex_of "$((FUT << 16 | 65535))" -1)"
+expect_contains "overflow: SQLSTATE 54000 and the native message" "$out" \
+    "ERROR:  54000: ulid entropy overflow within one millisecond"
+expect_contains "overflow: native DETAIL" "$out" "DETAIL:  All 2^80 values after the first ULID of this millisecond were used."
+expect_contains "overflow: native HINT" "$out" "HINT:  Retry in the next millisecond."
+expect_contains "overflow: state unchanged" "$out" "$((FUT << 16 | 65535)) -1"
+expect "overflow: the next call fails again (no wrap, no repeat)" "$(count_lines "$out" 'ulid entropy overflow')" -eq 2
+
+echo "# gen_ulid(): 8 concurrent sessions"
+must "log table" q "CREATE TABLE gen_log (n bigserial PRIMARY KEY, pid int NOT NULL, id uuid NOT NULL)"
+cat >"$WORK/pgbench.sql" <<'SQL'
+INSERT INTO gen_log (pid, id) SELECT pg_backend_pid(), ulid_portable.gen_ulid() FROM generate_series(1, 5);
+BEGIN;
+INSERT INTO gen_log (pid, id) SELECT pg_backend_pid(), ulid_portable.gen_ulid();
+ROLLBACK;
+SQL
+if "$BINDIR/pgbench" -n -c 8 -j 2 -t 400 -f "$WORK/pgbench.sql" "$DB" >"$WORK/pgbench.out" 2>&1; then
+    ok "pgbench: 8 clients x 400 transactions"
+else
+    bad "pgbench failed: $(tail -3 "$WORK/pgbench.out")"
+fi
+expect_str "rows, distinct ids, sessions, failed transactions" \
+    "$(q "SELECT count(*) || ' ' || count(DISTINCT id) || ' ' || count(DISTINCT pid) FROM gen_log") $(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$WORK/pgbench.out")" \
+    "16000 16000 8 0"
+expect "rows out of order within a session" \
+    "$(q "SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY pid ORDER BY n) AS back FROM gen_log) s WHERE back")" -eq 0
+
+# ---------------------------------------------------------------------------------------------
+echo "# a hostile search_path: look-alikes of every pg_catalog function and operator the file names"
+mapfile -t fnames < <(grep -o 'pg_catalog\.[a-z_0-9]*(' "$PORTABLE" | sed 's/pg_catalog\.//; s/($//' | sort -u)
+mapfile -t opnames < <(grep -o 'OPERATOR(pg_catalog\.[^)]*)' "$PORTABLE" | sed 's/OPERATOR(pg_catalog\.//; s/)$//' | sort -u)
+fnlist="$(printf "'%s'," "${fnames[@]}")"
+oplist="$(printf "'%s'," "${opnames[@]}")"
+must "plant look-alikes in schema evil" q "
+    CREATE SCHEMA evil;
+    CREATE TABLE evil.calls (what text);
+    CREATE FUNCTION evil.trap() RETURNS void LANGUAGE sql AS \$\$ INSERT INTO evil.calls VALUES ('called') \$\$;
+    DO \$\$
+    DECLARE p record; made int := 0;
+    BEGIN
+        FOR p IN SELECT proname, pg_get_function_arguments(oid) AS args, pg_get_function_result(oid) AS res
+                 FROM pg_proc WHERE pronamespace = 'pg_catalog'::regnamespace AND proname IN (${fnlist%,})
+                 AND prokind = 'f' AND NOT proretset LOOP
+            BEGIN
+                EXECUTE format('CREATE FUNCTION evil.%I(%s) RETURNS %s LANGUAGE plpgsql AS %L',
+                               p.proname, p.args, p.res,
+                               'BEGIN INSERT INTO evil.calls VALUES (' || quote_literal(p.proname) || '); RETURN NULL; END');
+                made := made + 1;
+            EXCEPTION WHEN others THEN NULL; -- pseudo-type arguments (\"any\", internal): not plantable
+            END;
+        END LOOP;
+        FOR p IN SELECT oprname, oprleft::regtype AS l, oprright::regtype AS r, oprresult::regtype AS res
+                 FROM pg_operator WHERE oprnamespace = 'pg_catalog'::regnamespace AND oprname IN (${oplist%,})
+                 AND oprleft <> 0 AND 'anyelement'::regtype NOT IN (oprleft, oprright) LOOP
+            BEGIN
+                EXECUTE format('CREATE FUNCTION evil.op_%s(%s, %s) RETURNS %s LANGUAGE plpgsql AS %L',
+                               made, p.l, p.r, p.res,
+                               'BEGIN INSERT INTO evil.calls VALUES (' || quote_literal(p.oprname) || '); RETURN NULL; END');
+                EXECUTE format('CREATE OPERATOR evil.%s (LEFTARG = %s, RIGHTARG = %s, FUNCTION = evil.op_%s)',
+                               p.oprname, p.l, p.r, made);
+                made := made + 1;
+            EXCEPTION WHEN others THEN NULL;
+            END;
+        END LOOP;
+        RAISE NOTICE 'planted %', made;
+    END \$\$"
+note "planted $(q "SELECT count(*) FROM pg_proc WHERE pronamespace = 'evil'::regnamespace") functions for ${#fnames[@]} names and ${#opnames[@]} operators"
+expect_str "the trap works for unqualified calls" \
+    "$(q "SET search_path = evil, pg_catalog; SELECT encode('\\x00'::bytea, 'hex') IS NULL, 1::bigint + 1::bigint IS NULL" | tr '\n' ' ')" "SET t|t "
+expect "look-alikes called by the trap check" "$(q "SELECT count(*) FROM evil.calls")" -eq 2
+q "TRUNCATE evil.calls"
+# Under the hostile path only the portable functions are called (on literals); the results are
+# compared with the native ones in an ordinary session.
+U="$(q "SELECT gen_random_uuid()")"
+T="2024-02-29 12:34:56.789876+00"
+hostile="$(PGOPTIONS='-c search_path=evil,pg_catalog,public -c TimeZone=UTC' psql -X -At -d "$DB" -c "
+    SELECT ulid_portable.ulid_encode('$U'), ulid_portable.ulid_decode(ulid_portable.ulid_encode('$U')),
+           ulid_portable.ulid_to_timestamp('$U'), ulid_portable.ulid_min('$T'), ulid_portable.ulid_max('$T'),
+           ulid_portable.ulid_to_timestamp(ulid_portable.gen_ulid('$T'))" \
+    -c "SELECT ulid_portable.gen_ulid() FROM generate_series(1, 3)" -c "SELECT ulid_portable.gen_random_ulid()" \
+    -c "SELECT ulid_portable.ulid_decode('8ZZZZZZZZZZZZZZZZZZZZZZZZZ')" \
+    -c "SELECT ulid_portable.ulid_decode('000000000000000000000000é')" -c "SELECT ulid_portable.ulid_decode('')" \
+    -c "SELECT ulid_portable.ulid_min('infinity')" -c "SELECT ulid_portable.ulid_max('20000-01-01')" 2>&1)"
+mapfile -t hl <<<"$hostile"
+expect_str "every function works under it: encode, decode, timestamps, bounds, gen_ulid(ts)" "${hl[0]}" \
+    "$(PGOPTIONS='-c TimeZone=UTC' q "SELECT '$U'::uuid::ulid::text, '$U'::uuid, ulid_to_timestamp('$U'::uuid::ulid), ulid_min('$T')::uuid, ulid_max('$T')::uuid,
+          ulid_to_timestamp(ulid_min('$T'))")"
+expect_str "gen_ulid() increasing and gen_random_ulid() under it (first calls of the session)" \
+    "$(printf '%s\n' "${hl[@]:1:3}" | LC_ALL=C sort -u | wc -l) $(printf "%s\n" "${hl[@]:1:3}" | LC_ALL=C sort -c && echo sorted) ${#hl[4]}" "3 sorted 36"
+expect "errors under it are the native ones (messages)" \
+    "$(grep -c '^ERROR:  invalid input syntax for type ulid\|^ERROR:  timestamp out of range for ulid' <<<"$hostile")" -eq 5
+expect_contains "error details under it" "$hostile" "Byte 0xC3 at position 25 is not in the Crockford Base32 alphabet."
+expect_str "look-alikes called" "$(q "SELECT count(*) || ' ' || coalesce(string_agg(DISTINCT what, ','), '') FROM evil.calls")" "0 "
+
+checks_summary
