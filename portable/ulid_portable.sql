@@ -188,6 +188,9 @@ BEGIN
         AS pg_catalog.int8 MINVALUE -9223372036854775808 MAXVALUE 9223372036854775807;
     CREATE TEMPORARY SEQUENCE IF NOT EXISTS ulid_portable_lo
         AS pg_catalog.int8 MINVALUE -9223372036854775808 MAXVALUE 9223372036854775807;
+    -- Only this session ever sees its temporary objects; the grant lets every role it switches to
+    -- (SET ROLE, SECURITY DEFINER functions, poolers that set a role per request) use the state.
+    GRANT SELECT, UPDATE ON SEQUENCE pg_temp.ulid_portable_hi, pg_temp.ulid_portable_lo TO PUBLIC;
     FOR i IN 1 .. 1000000 LOOP
         now_ms := ulid_portable.unix_ms(pg_catalog.clock_timestamp());
         IF now_ms OPERATOR(pg_catalog.>) entry_ms THEN

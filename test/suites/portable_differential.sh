@@ -71,6 +71,17 @@ expect_str "the application role (no privileges) generates, encodes and decodes"
     "$(as_role "$APP" -c "SELECT count(DISTINCT ulid_portable.ulid_decode(ulid_portable.ulid_encode(ulid_portable.gen_ulid())))
                           + count(DISTINCT ulid_portable.gen_random_ulid()) FROM generate_series(1, 100)")" 200
 
+expect_str "one session switching roles (SET ROLE) keeps one increasing state" \
+    "$(psql -X -q -At -d "$DB" -c "CREATE TEMP TABLE v (n serial, id uuid);
+          INSERT INTO v (id) SELECT ulid_portable.gen_ulid() FROM generate_series(1, 10);
+          GRANT SELECT ON v TO $APP;
+          SET ROLE $APP;
+          SELECT ulid_portable.gen_ulid() > (SELECT max(id::text)::uuid FROM v);
+          RESET ROLE;
+          INSERT INTO v (id) SELECT ulid_portable.gen_ulid();
+          SELECT count(*) FROM (SELECT id <= lag(id) OVER (ORDER BY n) AS back FROM v) s WHERE back" 2>&1 | tr '\n' ' ')" \
+    "t 0 "
+
 # ---------------------------------------------------------------------------------------------
 echo "# 100,000 random values + extremes: byte-identical to the native extension"
 must "values" q "
