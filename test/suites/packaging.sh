@@ -14,8 +14,8 @@
 #     whose META.json has another version;
 #   - the archive builds with PGXS and `make install DESTDIR=...` stages the control file, the SQL
 #     script and ulid.so where pg_config says;
-#   - the recipes (test/suites/recipes/*.sql: migration, partitioning, Citus) are quoted verbatim in
-#     the documentation.
+#   - the recipes (test/suites/recipes/*.sql and *.sh: migration, partitioning, Citus, portable
+#     edition) are quoted verbatim in the documentation.
 # Needs python3, and for make dist a git checkout, git and the PostgreSQL server headers (outside a
 # git checkout, e.g. in an unpacked release, those checks are skipped with a note). Prints one line
 # per check, exits non-zero on any violation.
@@ -65,8 +65,8 @@ expect_str "META.json requires PostgreSQL >= 13 at run time" "$(meta prereqs run
 expect_str "META.json meta-spec version" "$(meta meta-spec version)" "1.0.0"
 
 echo
-echo "# documentation quotes every recipe (migration, partitioning, Citus) verbatim"
-for f in test/suites/recipes/*.sql; do
+echo "# documentation quotes every recipe (migration, partitioning, Citus, portable edition) verbatim"
+for f in test/suites/recipes/*.sql test/suites/recipes/*.sh; do
     if python3 - "$f" README.md <<'PY'; then
 import os, sys
 recipe = open(sys.argv[1], encoding="utf-8").read().strip()
