@@ -313,45 +313,56 @@ COMMENT ON FUNCTION ulid_portable.decode_error(pg_catalog.text) IS
     'raises the 22P02 error that says why a string is not a ULID (ulid_decode helper)';
 
 -- Encoder and decoder, written by this block so that their tables are derived here rather than
--- pasted: the encoder looks up two characters per 10 bits in a 2048-character table (1024 pairs of
--- the alphabet), the decoder a character's 5-bit value in a 128-byte table indexed by ASCII code.
+-- pasted: the encoder looks up two characters per 10 bits in a 2048-byte table (the 1024 pairs of
+-- the alphabet; bytea, so that a look-up is not a character count through multibyte text), the
+-- decoder a character's 5-bit value in a 128-byte table indexed by ASCII code.
 -- 128 bits = byte 0 (characters 1-2: 3 + 5 bits) + 3 groups of 40 bits (5 bytes, 8 characters).
 DO $gen$
 DECLARE
     alphabet constant pg_catalog.text := '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
     pairs pg_catalog.text;
-    dec pg_catalog.bytea;
+    dec pg_catalog.text;
     enc_groups pg_catalog.text;
     dec_groups pg_catalog.text;
 BEGIN
-    SELECT pg_catalog.string_agg(pg_catalog.substr(alphabet, v / 32 + 1, 1) || pg_catalog.substr(alphabet, v % 32 + 1, 1), '' ORDER BY v)
+    -- bytea literals, as hex: '\x....'
+    SELECT '\x' OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.encode(pg_catalog.convert_to(
+               pg_catalog.substr(alphabet, (v OPERATOR(pg_catalog./) 32) OPERATOR(pg_catalog.+) 1, 1)
+               OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, (v OPERATOR(pg_catalog.%) 32) OPERATOR(pg_catalog.+) 1, 1),
+               'UTF8'), 'hex'), '' ORDER BY v)
     INTO pairs FROM pg_catalog.generate_series(0, 1023) AS v;
     -- 128 bytes: the value of each ASCII character (aliases I, L -> 1, O -> 0, either case), 255 otherwise
-    SELECT pg_catalog.decode(pg_catalog.string_agg(pg_catalog.lpad(pg_catalog.to_hex(
-               CASE WHEN ch IN ('I', 'i', 'L', 'l') THEN 1
-                    WHEN ch IN ('O', 'o') THEN 0
-                    WHEN pg_catalog.strpos(alphabet, ch) > 0 THEN pg_catalog.strpos(alphabet, ch) - 1
-                    WHEN pg_catalog.strpos(pg_catalog.lower(alphabet), ch) > 0 THEN pg_catalog.strpos(pg_catalog.lower(alphabet), ch) - 1
-                    ELSE 255 END), 2, '0'), '' ORDER BY c), 'hex')
+    SELECT '\x' OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.lpad(pg_catalog.to_hex(
+               CASE WHEN pg_catalog.strpos('IiLl', ch) OPERATOR(pg_catalog.>) 0 THEN 1
+                    WHEN pg_catalog.strpos('Oo', ch) OPERATOR(pg_catalog.>) 0 THEN 0
+                    WHEN pg_catalog.strpos(alphabet, ch) OPERATOR(pg_catalog.>) 0
+                        THEN pg_catalog.strpos(alphabet, ch) OPERATOR(pg_catalog.-) 1
+                    WHEN pg_catalog.strpos(pg_catalog.lower(alphabet), ch) OPERATOR(pg_catalog.>) 0
+                        THEN pg_catalog.strpos(pg_catalog.lower(alphabet), ch) OPERATOR(pg_catalog.-) 1
+                    ELSE 255 END), 2, '0'), '' ORDER BY c)
     INTO dec
     FROM pg_catalog.generate_series(0, 127) AS c,
-         LATERAL (SELECT CASE WHEN c BETWEEN 33 AND 126 THEN pg_catalog.chr(c) END) AS x(ch);
+         LATERAL (SELECT CASE WHEN c OPERATOR(pg_catalog.>=) 33 AND c OPERATOR(pg_catalog.<=) 126
+                              THEN pg_catalog.chr(c) END) AS x(ch);
     -- encoder: for group g (hex digits 3+10g .. 12+10g), four pairs of 10 bits
     SELECT pg_catalog.string_agg(pg_catalog.format(
-               E'\n        OPERATOR(pg_catalog.||) pg_catalog.substr(%1$L, (2 OPERATOR(pg_catalog.*) ((g%2$s OPERATOR(pg_catalog.>>) %3$s) OPERATOR(pg_catalog.&) 1023)::pg_catalog.int4) OPERATOR(pg_catalog.+) 1, 2)',
+               E'\n        OPERATOR(pg_catalog.||) pg_catalog.substr(%1$L::pg_catalog.bytea, (2 OPERATOR(pg_catalog.*) ((g%2$s OPERATOR(pg_catalog.>>) %3$s) OPERATOR(pg_catalog.&) 1023)::pg_catalog.int4) OPERATOR(pg_catalog.+) 1, 2)',
                pairs, g, s), '' ORDER BY g, s DESC)
     INTO enc_groups FROM pg_catalog.generate_series(1, 3) AS g, (VALUES (30), (20), (10), (0)) AS s(s);
     EXECUTE pg_catalog.format($f$
 CREATE OR REPLACE FUNCTION ulid_portable.ulid_encode(id pg_catalog.uuid) RETURNS pg_catalog.text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
 DECLARE
-    h pg_catalog.text := pg_catalog.encode(pg_catalog.uuid_send(id), 'hex');
+    b pg_catalog.bytea := pg_catalog.uuid_send(id);
+    h pg_catalog.text := pg_catalog.encode(b, 'hex');
     g1 pg_catalog.int8 := (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 3, 10))::pg_catalog.bit(40))::pg_catalog.int8;
     g2 pg_catalog.int8 := (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 13, 10))::pg_catalog.bit(40))::pg_catalog.int8;
     g3 pg_catalog.int8 := (('x' OPERATOR(pg_catalog.||) pg_catalog.substr(h, 23, 10))::pg_catalog.bit(40))::pg_catalog.int8;
 BEGIN
-    RETURN pg_catalog.substr(%1$L, (2 OPERATOR(pg_catalog.*) (('x' OPERATOR(pg_catalog.||) pg_catalog.left(h, 2))
-                                            ::pg_catalog.bit(8))::pg_catalog.int4) OPERATOR(pg_catalog.+) 1, 2)%2$s;
+    -- 26 ASCII bytes; 'escape' turns them into the same text (it only escapes \ and non-ASCII)
+    RETURN pg_catalog.encode(
+        pg_catalog.substr(%1$L::pg_catalog.bytea, (2 OPERATOR(pg_catalog.*) pg_catalog.get_byte(b, 0)) OPERATOR(pg_catalog.+) 1, 2)%2$s,
+        'escape');
 END
 $fn$
 $f$, pairs, enc_groups);
@@ -361,7 +372,8 @@ $f$, pairs, enc_groups);
                E'\n            OPERATOR(pg_catalog.||) pg_catalog.lpad(pg_catalog.to_hex(%s), 10, ''0'')',
                (SELECT pg_catalog.string_agg(pg_catalog.format(
                            '(pg_catalog.get_byte(%1$L::pg_catalog.bytea, pg_catalog.get_byte(b, %2$s))::pg_catalog.int8 OPERATOR(pg_catalog.<<) %3$s)',
-                           dec, 2 + 8 * (g - 1) + k, 35 - 5 * k), ' OPERATOR(pg_catalog.|) ' ORDER BY k)
+                           dec, (2 OPERATOR(pg_catalog.+) (8 OPERATOR(pg_catalog.*) (g OPERATOR(pg_catalog.-) 1))) OPERATOR(pg_catalog.+) k,
+                           35 OPERATOR(pg_catalog.-) (5 OPERATOR(pg_catalog.*) k)), ' OPERATOR(pg_catalog.|) ' ORDER BY k)
                 FROM pg_catalog.generate_series(0, 7) AS k)), '' ORDER BY g)
     INTO dec_groups FROM pg_catalog.generate_series(1, 3) AS g;
     EXECUTE pg_catalog.format($f$
@@ -375,7 +387,7 @@ BEGIN
        OR NOT input OPERATOR(pg_catalog.~) '^[01234567IiLlOo][0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz]{25}$' THEN
         RETURN ulid_portable.decode_error(input);
     END IF;
-    b := pg_catalog.convert_to(input, 'UTF8'); -- only ASCII left: the same bytes in every encoding
+    b := pg_catalog.decode(input, 'escape'); -- letters and digits only: their bytes as they are
     RETURN (pg_catalog.lpad(pg_catalog.to_hex(
                 (pg_catalog.get_byte(%1$L::pg_catalog.bytea, pg_catalog.get_byte(b, 0)) OPERATOR(pg_catalog.<<) 5)
                 OPERATOR(pg_catalog.|) pg_catalog.get_byte(%1$L::pg_catalog.bytea, pg_catalog.get_byte(b, 1))), 2, '0')%2$s

@@ -183,6 +183,36 @@ expect_str "timestamps: gen_ulid(ts) errors equal" \
 expect_str "timestamps: 6 of 9 are 22008 errors" \
     "$(q "SELECT count(*) FROM bad_ts WHERE err(format('SELECT ulid_portable.ulid_max(%L::timestamptz)', ts)) LIKE '22008 | timestamp out of range for ulid | %A ULID holds times from 1970-01-01 00:00:00 UTC to 10889-08-02 05:31:50.655 UTC.'")" 6
 
+# Other server encodings: a non-ASCII character is one byte in LATIN1, and SQL_ASCII takes any byte.
+for enc in LATIN1 SQL_ASCII; do
+    edb="${DB}_$(tr 'A-Z' 'a-z' <<<"$enc")"
+    if ! q "CREATE DATABASE \"$edb\" TEMPLATE template0 ENCODING '$enc' LC_COLLATE 'C' LC_CTYPE 'C'" >/dev/null; then
+        bad "$enc: database not created"
+        continue
+    fi
+    psql -X -q -d "$edb" -c "CREATE EXTENSION ulid" && psql -X -q -v ON_ERROR_STOP=1 -d "$edb" -f "$PORTABLE"
+    expect_str "$enc: 1,000 values and 7 bad strings with non-ASCII bytes: differences" \
+        "$(PGCLIENTENCODING=UTF8 psql -X -At -d "$edb" -c "$(cat <<SQL
+        CREATE FUNCTION err(q text) RETURNS text LANGUAGE plpgsql AS \$\$
+        DECLARE s text; m text; d text;
+        BEGIN EXECUTE q; RETURN 'no error';
+        EXCEPTION WHEN OTHERS THEN
+            GET STACKED DIAGNOSTICS s = RETURNED_SQLSTATE, m = MESSAGE_TEXT, d = PG_EXCEPTION_DETAIL;
+            RETURN s || ' | ' || m || ' | ' || coalesce(d, '');
+        END \$\$;
+        SELECT (SELECT count(*) FROM (SELECT gen_random_uuid() u FROM generate_series(1, 1000)) s
+                WHERE ulid_portable.ulid_encode(u) <> u::ulid::text OR ulid_portable.ulid_decode(lower(u::ulid::text)) <> u)
+               || ' ' ||
+               (SELECT count(*) FROM unnest(ARRAY[repeat('0', 25) || 'é', repeat('0', 24) || 'é', 'é' || repeat('0', 25),
+                                                  repeat('0', 24) || 'éé', repeat('é', 26), repeat('0', 25) || chr(127),
+                                                  repeat('0', 25) || '!']) t
+                WHERE err(format('SELECT %L::ulid', t)) IS DISTINCT FROM err(format('SELECT ulid_portable.ulid_decode(%L)', t)))
+SQL
+)" 2>&1 | tail -1)" "0 0"
+    note "$enc: $(PGCLIENTENCODING=UTF8 psql -X -At -d "$edb" -c "SELECT err(format('SELECT ulid_portable.ulid_decode(%L)', 'é' || repeat('0', 25)))")"
+    q "DROP DATABASE \"$edb\"" >/dev/null
+done
+
 # ---------------------------------------------------------------------------------------------
 echo "# gen_ulid(): strictly increasing within a session, across rollbacks"
 # Every value a session is handed (also in transactions rolled back later) is printed, in order.
