@@ -7,7 +7,7 @@ CREATE OR REPLACE FUNCTION pg_temp.ns(item text, variant text) RETURNS float8 LA
     WHERE v.item = $1 AND v.variant = $2 AND f.item = $1 AND f.variant = 'floor'
       AND v.metric = 'cpu_ms' AND f.metric = 'cpu_ms' AND v.seq = 0 AND f.seq = 0 $$;
 CREATE OR REPLACE FUNCTION pg_temp.f(x float8) RETURNS text LANGUAGE sql AS
-$$ SELECT CASE WHEN x IS NULL THEN '–' ELSE to_char(round(x::numeric), 'FM999,999,990') END $$;
+$$ SELECT CASE WHEN x IS NULL THEN '–' WHEN x < 1 THEN '< 1' ELSE to_char(round(x::numeric), 'FM999,999,990') END $$;
 CREATE OR REPLACE FUNCTION pg_temp.r(x float8) RETURNS text LANGUAGE sql AS
 $$ SELECT CASE WHEN x IS NULL OR x <= 0 THEN '–' ELSE to_char(round(x::numeric, 1), 'FM999,990.0') || '×' END $$;
 SELECT format('# Portable edition: cost per call (%s calls or rows per run, %s rounds, %s)',

@@ -123,7 +123,6 @@ must "native_to_portable.sql runs" recipe "$SRC" native_to_portable.sql
 expect_str "source column types" "$(types "$SRC")" "uuid,uuid,uuid"
 expect "source tables rewritten (relfilenode changed)" "$(unchanged_files "$SRC")" -eq 0
 must "drop the snapshot helpers (not part of the move)" qd "$SRC" "DROP TABLE snap, filenodes"
-pg_restore() { "$BINDIR/pg_restore" "$@"; }
 out="$(export DUMP_FILE="$WORK/app.dump" SOURCE_DB="$SRC" TARGET_DB="$DST"
     PATH="$BINDIR:$PATH" bash -euo pipefail "$RECIPES/portable_dump_restore.sh" 2>&1)"
 rc=$?
