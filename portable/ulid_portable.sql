@@ -277,7 +277,7 @@ DECLARE
     n pg_catalog.int4 := pg_catalog.length(b);
     msg pg_catalog.text := pg_catalog.format('invalid input syntax for type %s: "%s"', 'ulid', input);
     c pg_catalog.int4;
-    ch pg_catalog.text;
+    ch pg_catalog.text COLLATE pg_catalog."C";
 BEGIN
     IF n OPERATOR(pg_catalog.<>) 26 THEN
         RAISE EXCEPTION USING ERRCODE = '22P02', MESSAGE = msg,
@@ -286,7 +286,9 @@ BEGIN
     END IF;
     FOR i IN 0 .. 25 LOOP
         c := pg_catalog.get_byte(b, i);
-        ch := pg_catalog.chr(c);
+        -- chr() only of ASCII bytes (a multibyte server encoding refuses chr(128..255)); "C"
+        -- collation, since strpos() refuses a nondeterministic one that the input may carry
+        ch := CASE WHEN c OPERATOR(pg_catalog.<) 128 THEN pg_catalog.chr(c) COLLATE pg_catalog."C" END;
         IF c OPERATOR(pg_catalog.>=) 128
            OR pg_catalog.strpos('0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz', ch)
               OPERATOR(pg_catalog.=) 0 THEN
@@ -384,7 +386,7 @@ DECLARE
 BEGIN
     -- 26 bytes, first character 0-7 (or an alias of 0 or 1), then 25 of the alphabet, any case
     IF pg_catalog.octet_length(input) OPERATOR(pg_catalog.<>) 26
-       OR NOT input OPERATOR(pg_catalog.~) '^[01234567IiLlOo][0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz]{25}$' THEN
+       OR NOT (input COLLATE pg_catalog."C") OPERATOR(pg_catalog.~) '^[01234567IiLlOo][0123456789ABCDEFGHIJKLMNOPQRSTVWXYZabcdefghijklmnopqrstvwxyz]{25}$' THEN
         RETURN ulid_portable.decode_error(input);
     END IF;
     b := pg_catalog.decode(input, 'escape'); -- letters and digits only: their bytes as they are
