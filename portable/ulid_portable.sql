@@ -40,6 +40,10 @@ CREATE SCHEMA IF NOT EXISTS ulid_portable;
 
 DO $guard$
 BEGIN
+    IF (pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.>=) 130000) IS NOT TRUE THEN
+        RAISE EXCEPTION USING ERRCODE = '0A000',
+            MESSAGE = 'ulid_portable needs PostgreSQL 13 or later (core gen_random_uuid())';
+    END IF;
     IF (SELECT pg_catalog.pg_has_role(n.nspowner, 'USAGE')
         FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'ulid_portable')
        IS NOT TRUE THEN

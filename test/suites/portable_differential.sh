@@ -51,6 +51,13 @@ must "roles: installer (CREATE on the database only) and an application role (no
 expect_str "installer is not a superuser" "$(q "SELECT rolsuper FROM pg_roles WHERE rolname = '$INSTALLER'")" f
 must "install as the installer" as_role "$INSTALLER" -q -f "$PORTABLE"
 must "install again (re-runnable)" as_role "$INSTALLER" -q -f "$PORTABLE"
+out="$(q "CREATE DATABASE \"${DB}_guard\"" && psql -X -q -d "${DB}_guard" -c "CREATE SCHEMA ulid_portable AUTHORIZATION $APP; GRANT CREATE ON DATABASE \"${DB}_guard\" TO $INSTALLER" &&
+      PGUSER="$INSTALLER" PGPASSWORD="$PASSWORD" PGHOST=127.0.0.1 psql -X -q -v ON_ERROR_STOP=1 -d "${DB}_guard" -f "$PORTABLE" 2>&1;
+      psql -X -At -d "${DB}_guard" -c "SELECT count(*) FROM pg_proc WHERE pronamespace = 'ulid_portable'::regnamespace")"
+q "DROP DATABASE \"${DB}_guard\"" >/dev/null
+expect_contains "a schema ulid_portable owned by another role is refused" "$out" \
+    "ERROR:  schema ulid_portable exists and is not owned by the installing role"
+expect_str "... and nothing is created in it" "$(tail -1 <<<"$out")" 0
 
 # ---------------------------------------------------------------------------------------------
 echo "# catalog: owner, language, security, labels"
