@@ -120,14 +120,14 @@ $fn$;
 
 CREATE OR REPLACE FUNCTION ulid_portable.ulid_min(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
-SELECT pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(ulid_portable.unix_ms($1)), 3, 6)
-                         OPERATOR(pg_catalog.||) '\x00000000000000000000'::pg_catalog.bytea, 'hex')::pg_catalog.uuid
+SELECT (pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(ulid_portable.unix_ms($1)), 3, 6), 'hex')
+        OPERATOR(pg_catalog.||) '00000000000000000000')::pg_catalog.uuid
 $fn$;
 
 CREATE OR REPLACE FUNCTION ulid_portable.ulid_max(ts pg_catalog.timestamptz) RETURNS pg_catalog.uuid
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
-SELECT pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(ulid_portable.unix_ms($1)), 3, 6)
-                         OPERATOR(pg_catalog.||) '\xffffffffffffffffffff'::pg_catalog.bytea, 'hex')::pg_catalog.uuid
+SELECT (pg_catalog.encode(pg_catalog.substr(pg_catalog.int8send(ulid_portable.unix_ms($1)), 3, 6), 'hex')
+        OPERATOR(pg_catalog.||) 'ffffffffffffffffffff')::pg_catalog.uuid
 $fn$;
 
 COMMENT ON FUNCTION ulid_portable.ulid_ms(pg_catalog.uuid) IS
@@ -331,14 +331,15 @@ DECLARE
     enc_groups pg_catalog.text;
     dec_groups pg_catalog.text;
 BEGIN
-    -- bytea literals, as hex: '\x....'
-    SELECT '\x' OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.encode(pg_catalog.convert_to(
+    -- bytea literals, as hex: E'\\x....' (an E'' string reads the same whatever
+    -- standard_conforming_strings says; format('%L') below writes them as E'' strings too)
+    SELECT E'\\x' OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.encode(pg_catalog.convert_to(
                pg_catalog.substr(alphabet, (v OPERATOR(pg_catalog./) 32) OPERATOR(pg_catalog.+) 1, 1)
                OPERATOR(pg_catalog.||) pg_catalog.substr(alphabet, (v OPERATOR(pg_catalog.%) 32) OPERATOR(pg_catalog.+) 1, 1),
                'UTF8'), 'hex'), '' ORDER BY v)
     INTO pairs FROM pg_catalog.generate_series(0, 1023) AS v;
     -- 128 bytes: the value of each ASCII character (aliases I, L -> 1, O -> 0, either case), 255 otherwise
-    SELECT '\x' OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.lpad(pg_catalog.to_hex(
+    SELECT E'\\x' OPERATOR(pg_catalog.||) pg_catalog.string_agg(pg_catalog.lpad(pg_catalog.to_hex(
                CASE WHEN pg_catalog.strpos('IiLl', ch) OPERATOR(pg_catalog.>) 0 THEN 1
                     WHEN pg_catalog.strpos('Oo', ch) OPERATOR(pg_catalog.>) 0 THEN 0
                     WHEN pg_catalog.strpos(alphabet, ch) OPERATOR(pg_catalog.>) 0
