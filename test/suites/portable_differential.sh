@@ -307,6 +307,13 @@ else
 fi
 expect "errors in the session script (2 divisions by zero, DISCARD ALL in a transaction)" \
     "$(grep -c ERROR "$WORK/session.err")" -eq 3
+expect_contains "a session's first gen_ulid() in a read-only transaction: 25006 (creating its state needs a write)" \
+    "$(psql -X -At -d "$DB" -c "\\set VERBOSITY verbose" -c "BEGIN READ ONLY; SELECT ulid_portable.gen_ulid();" 2>&1)" \
+    "ERROR:  25006: cannot execute CREATE SEQUENCE in a read-only transaction"
+expect_str "after a first call, read-only transactions generate (setval of a temporary sequence)" \
+    "$(psql -X -q -At -d "$DB" -c "SELECT ulid_portable.gen_ulid() IS NOT NULL" \
+        -c "BEGIN READ ONLY; SELECT ulid_portable.gen_ulid() IS NOT NULL; COMMIT;" 2>&1 | tr '\n' ' ')" "t t "
+
 echo "# gen_ulid(): increment, carry and overflow from planted states"
 # STATE hi lo -> setval; ms 2^47 + 5 is far in the future, so the next call increments
 FUT=$(((1 << 47) + 5))
