@@ -1,0 +1,81 @@
+"""psycopg 3 against the server: text and binary reads, parameters, ulid[], NULL, COPY, time range, errors."""
+import subprocess
+import sys
+
+import psycopg
+
+from check_common import (BAD, BULK_ROWS, KNOWN, KNOWN_LOWER_ALIAS, KNOWN_UUID, RANGE_COUNT, RANGE_HI,
+                          RANGE_LO, RANGE_ROWS_SQL, Checks, bulk_ids)
+from psycopg_ulid import register_ulid
+
+c = Checks("psycopg")
+conn = psycopg.connect(autocommit=True)
+
+# defaults, before any registration
+c.is_ulid("text mode, default: gen_ulid() is a str", conn.execute("SELECT gen_ulid()").fetchone()[0])
+raw = conn.cursor(binary=True).execute("SELECT %s::ulid", [KNOWN]).fetchone()[0]
+c.equal("binary mode, default: the 16 raw bytes", raw, KNOWN_UUID.bytes)
+c.equal("text mode, default: ulid[] is one unparsed str", conn.execute("SELECT ARRAY[%s::ulid]", [KNOWN]).fetchone()[0],
+        "{" + KNOWN + "}")
+
+register_ulid(conn)
+text = conn.cursor()
+binary = conn.cursor(binary=True)
+c.is_ulid("text mode: gen_ulid()", text.execute("SELECT gen_ulid()").fetchone()[0])
+c.is_ulid("binary mode (registered loader): gen_ulid()", binary.execute("SELECT gen_ulid()").fetchone()[0])
+c.equal("binary mode: a known value", binary.execute("SELECT %s::ulid", [KNOWN]).fetchone()[0], KNOWN)
+
+conn.execute("CREATE TEMP TABLE t (id ulid PRIMARY KEY DEFAULT gen_ulid(), ref ulid, refs ulid[])")
+conn.execute("INSERT INTO t (ref) VALUES (%s)", [KNOWN_LOWER_ALIAS])  # str parameter, sent as text (unknown type)
+c.equal("str parameter (lower case, l for 1) read back", text.execute("SELECT ref FROM t").fetchone()[0], KNOWN)
+c.equal("WHERE ref = %s with a str",
+        text.execute("SELECT count(*) FROM t WHERE ref = %s", [KNOWN]).fetchone()[0], 1)
+c.equal("binary parameter %b: uuid.UUID through the uuid -> ulid cast",
+        text.execute("SELECT %b::ulid", [KNOWN_UUID]).fetchone()[0], KNOWN)
+c.equal("binary parameter %b: 16 bytes through the bytea -> ulid cast",
+        text.execute("SELECT %b::ulid", [KNOWN_UUID.bytes]).fetchone()[0], KNOWN)
+c.equal("INSERT of a uuid.UUID into a ulid column (assignment cast)",
+        text.execute("INSERT INTO t (ref) VALUES (%b) RETURNING ref", [KNOWN_UUID]).fetchone()[0], KNOWN)
+
+arr = [KNOWN, None, "7ZZZZZZZZZZZZZZZZZZZZZZZZZ"]
+for name, cur in (("text", text), ("binary", binary)):
+    c.equal(f"{name} mode: ulid[] read as a list (NULL element too)",
+            cur.execute("SELECT ARRAY[%s::ulid, NULL, '7ZZZZZZZZZZZZZZZZZZZZZZZZZ']", [KNOWN]).fetchone()[0], arr)
+    c.equal(f"{name} mode: NULL::ulid is None", cur.execute("SELECT NULL::ulid").fetchone()[0], None)
+row = text.execute("INSERT INTO t (ref, refs) VALUES (%s, %s::ulid[]) RETURNING ref, refs::text[]", [None, arr]).fetchone()
+c.equal("list parameter as ulid[] and None as NULL", row, (None, arr))
+
+for fmt in ("text", "binary"):
+    ids = bulk_ids()
+    conn.execute("TRUNCATE t")
+    with text.copy(f"COPY t (id) FROM STDIN (FORMAT {fmt})") as copy:
+        if fmt == "binary":
+            copy.set_types(["ulid"])
+        for i in ids:
+            copy.write_row([i])
+    got = text.execute("SELECT count(*), string_agg(id::text, ',' ORDER BY id) FROM t").fetchone()
+    c.equal(f"COPY FROM STDIN (FORMAT {fmt}): {BULK_ROWS} rows, the same ids", got, (BULK_ROWS, ",".join(sorted(ids))))
+    with binary.copy(f"COPY (SELECT id FROM t ORDER BY id) TO STDOUT (FORMAT {fmt})") as copy:
+        if fmt == "binary":
+            copy.set_types(["ulid"])
+        out = [row[0] for row in copy.rows()]
+    c.equal(f"COPY TO STDOUT (FORMAT {fmt}): the same ids as str", out, sorted(ids))
+
+conn.execute("CREATE TEMP TABLE r AS " + RANGE_ROWS_SQL)
+rows = binary.execute("SELECT id FROM r WHERE id BETWEEN ulid_min(%s) AND ulid_max(%s) ORDER BY id",
+                      [RANGE_LO, RANGE_HI]).fetchall()
+c.equal("time range with ulid_min(%s)/ulid_max(%s) and datetime parameters", len(rows), RANGE_COUNT)
+c.equal("time range: first and last row on the bounds",
+        [text.execute("SELECT ulid_to_timestamp(%s)", [rows[i][0]]).fetchone()[0] for i in (0, -1)], [RANGE_LO, RANGE_HI])
+
+c.sqlstate("bad string: psycopg.errors.InvalidTextRepresentation",
+           lambda: conn.execute("SELECT %s::ulid", [BAD]))
+try:
+    conn.execute("SELECT %s::ulid", [BAD])
+except psycopg.errors.InvalidTextRepresentation as e:
+    c.equal("bad string: the server's message", e.diag.message_primary, f'invalid input syntax for type ulid: "{BAD}"')
+
+demo = subprocess.run([sys.executable, "psycopg_ulid.py"], capture_output=True, text=True)
+c.equal("the recipe runs", (demo.returncode, demo.stderr), (0, ""))
+c.equal("the recipe prints a str id from a binary cursor", demo.stdout[:2] + demo.stdout[28:], "('', 'signup')\n")
+c.exit()
