@@ -1,0 +1,31 @@
+"""Django: ulid model fields (str in Python); ULIDAutoField's value comes from the server's gen_ulid()."""
+from django.db import models
+from django.db.models.fields import AutoFieldMixin
+from django.db.backends.signals import connection_created
+
+from psycopg2_ulid import register_ulid
+
+
+class ULIDField(models.Field):
+    description = "ULID (the ulid extension's type)"
+    empty_strings_allowed = False  # no value is None (NULL), never ""
+
+    def db_type(self, connection):
+        return "ulid"
+
+
+class ULIDAutoField(AutoFieldMixin, ULIDField):
+    """A primary key the server generates: INSERT leaves it out and reads it back with RETURNING."""
+
+    def db_type(self, connection):
+        return "ulid DEFAULT gen_ulid()"
+
+    def rel_db_type(self, connection):
+        return "ulid"  # a foreign key to it is a plain ulid column
+
+
+def _register_ulid(sender, connection, **kwargs):
+    register_ulid(connection.connection)  # ulid[] (ArrayField(ULIDField())) as a list of str
+
+
+connection_created.connect(_register_ulid)
