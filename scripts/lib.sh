@@ -26,6 +26,16 @@ ULID_PACKAGES=(
     valgrind           # memcheck of the unit tests (make -C test/unit valgrind)
     make
 )
+# the drivers and ORMs of test/suites/clients.sh (npm packages come from clients/node/package-lock.json;
+# nodejs from the machine or Debian, npm from Debian only where no npm is on PATH)
+ULID_CLIENT_PACKAGES=(
+    python3-psycopg python3-psycopg2 python3-asyncpg python3-sqlalchemy python3-django
+    libpostgresql-jdbc-java default-jdk-headless
+    golang-go golang-github-jackc-pgx-v4-dev
+    ruby-pg
+    nodejs
+)
+ULID_PACKAGES+=("${ULID_CLIENT_PACKAGES[@]}")
 export ULID_ROOT ULID_PG_MAJOR
 
 # ---------------------------------------------------------------------------------------------

@@ -6,9 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { BAD, BULK_ROWS, Checks, KNOWN, KNOWN_HEX, KNOWN_LOWER_ALIAS, MAX, RANGE_COUNT, RANGE_HI, RANGE_LO,
-  RANGE_ROWS_SQL, bulkIds } from './checks.js';
+  RANGE_ROWS_SQL, bulkIds, ulidToString } from './checks.js';
 import { registerUlid } from './pg_ulid.js';
-import { ulidToString } from './ulid_codec.js';
 
 const c = new Checks('node-postgres');
 const client = new pg.Client();

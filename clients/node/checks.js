@@ -1,7 +1,17 @@
 // Check counting and test data shared by the Node.js client checks (prints ok/FAIL lines).
 import { isDeepStrictEqual } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { ulidToString } from './ulid_codec.js';
+
+// 16 bytes -> 26 characters (Crockford Base32), for test data
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export function ulidToString(buf) {
+  if (buf.length !== 16) throw new RangeError(`a ULID is 16 bytes, not ${buf.length}`);
+  let n = BigInt('0x' + buf.toString('hex'));
+  let s = '';
+  for (let i = 0; i < 26; i++, n >>= 5n) s = ALPHABET[Number(n & 31n)] + s;
+  return s;
+}
 
 export const KNOWN = '01ARZ3NDEKTSV4RRFFQ69G5FAV'; // a fixed ULID and its 16 bytes
 export const KNOWN_HEX = '01563e3ab5d3d6764c61efb99302bd5b';

@@ -5,7 +5,7 @@ import os
 import django
 from django.core.management import call_command
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "django_settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "check_django_settings")
 django.setup()
 
 from django.db import DataError, connection  # noqa: E402 (after setup)

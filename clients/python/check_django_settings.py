@@ -1,4 +1,4 @@
-"""Minimal Django settings for the shop app (the PG* environment names the database)."""
+"""Minimal Django settings for the checks of the shop app (the PG* environment names the database)."""
 import os
 
 SECRET_KEY = "not-secret: client checks only"
