@@ -34,6 +34,10 @@ c.equal("binary parameter %b: uuid.UUID through the uuid -> ulid cast",
         text.execute("SELECT %b::ulid", [KNOWN_UUID]).fetchone()[0], KNOWN)
 c.equal("binary parameter %b: 16 bytes through the bytea -> ulid cast",
         text.execute("SELECT %b::ulid", [KNOWN_UUID.bytes]).fetchone()[0], KNOWN)
+c.sqlstate("WHERE ref = %b with a uuid.UUID: no ulid = uuid operator (cast it: %b::ulid)",
+           lambda: conn.execute("SELECT count(*) FROM t WHERE ref = %b", [KNOWN_UUID]), "42883")
+c.equal("WHERE ref = %b::ulid with a uuid.UUID",
+        text.execute("SELECT count(*) FROM t WHERE ref = %b::ulid", [KNOWN_UUID]).fetchone()[0], 1)
 c.equal("INSERT of a uuid.UUID into a ulid column (assignment cast)",
         text.execute("INSERT INTO t (ref) VALUES (%b) RETURNING ref", [KNOWN_UUID]).fetchone()[0], KNOWN)
 

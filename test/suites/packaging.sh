@@ -15,7 +15,8 @@
 #   - the archive builds with PGXS and `make install DESTDIR=...` stages the control file, the SQL
 #     script and ulid.so where pg_config says;
 #   - the recipes (test/suites/recipes/*.sql and *.sh: migration, partitioning, Citus, portable
-#     edition) are quoted verbatim in the documentation.
+#     edition) and the client recipes (clients/: all but the check* programs, package manifests and
+#     tool-written migrations) are quoted verbatim in README.md.
 # Needs python3, and for make dist a git checkout, git and the PostgreSQL server headers (outside a
 # git checkout, e.g. in an unpacked release, those checks are skipped with a note). Prints one line
 # per check, exits non-zero on any violation.
@@ -64,14 +65,27 @@ expect_str "META.json provides.ulid.abstract = the control file's comment" "$(me
 expect_str "META.json requires PostgreSQL >= 13 at run time" "$(meta prereqs runtime requires PostgreSQL)" "13.0.0"
 expect_str "META.json meta-spec version" "$(meta meta-spec version)" "1.0.0"
 
-echo
-echo "# documentation quotes every recipe (migration, partitioning, Citus, portable edition) verbatim"
-for f in test/suites/recipes/*.sql test/suites/recipes/*.sh; do
-    if python3 - "$f" README.md <<'PY'; then
+# quoted FILE: FILE's whole text (trimmed) appears verbatim in README.md
+quoted() {
+    python3 - "$1" README.md <<'PY'
 import os, sys
 recipe = open(sys.argv[1], encoding="utf-8").read().strip()
 sys.exit(0 if any(os.path.exists(d) and recipe in open(d, encoding="utf-8").read() for d in sys.argv[2:]) else 1)
 PY
+}
+echo
+echo "# documentation quotes every recipe (migration, partitioning, Citus, portable edition) and the client recipes verbatim"
+# client recipes: every file in clients/ but the checks (check*, Check*, check/), package manifests, package
+# markers and the migrations that the ORM tools write (clients.sh checks those against the tools)
+mapfile -t client_recipes < <(find clients -type f ! -iname 'check*' ! -path '*/check/*' ! -name '__init__.py' \
+    ! -name 'package*.json' ! -path '*/migrations/*' ! -path '*/node_modules/*' ! -name '*.pyc' | sort)
+if ((${#client_recipes[@]} >= 10)); then
+    ok "${#client_recipes[@]} client recipes in clients/"
+else
+    bad "only ${#client_recipes[@]} client recipes in clients/: ${client_recipes[*]}"
+fi
+for f in test/suites/recipes/*.sql test/suites/recipes/*.sh "${client_recipes[@]}"; do
+    if quoted "$f"; then
         ok "$f is quoted in README.md"
     else
         bad "$f is not quoted verbatim in README.md"
