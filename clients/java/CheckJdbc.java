@@ -51,9 +51,10 @@ public class CheckJdbc {
         else bad(what + ": got " + show(got) + ", expected " + show(want));
     }
 
-    static String show(Object o) {
-        return o instanceof Object[] ? Arrays.toString((Object[]) o)
+    static String show(Object o) { // cut to 300 characters (a failed bulk comparison would print every id)
+        String s = o instanceof Object[] ? Arrays.toString((Object[]) o)
                 : o instanceof byte[] ? Arrays.toString((byte[]) o) : String.valueOf(o);
+        return s.length() <= 300 ? s : s.substring(0, 300) + "... (" + s.length() + " characters)";
     }
 
     static void isUlid(String what, String v) {

@@ -28,6 +28,12 @@ export const BULK_ROWS = 2000;
 
 export const bulkIds = (n = BULK_ROWS) => Array.from({ length: n }, () => ulidToString(randomBytes(16)));
 
+// JSON of a value, cut to limit characters (a failed bulk comparison would print every id)
+const short = (value, limit = 300) => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= limit ? text : `${text.slice(0, limit)}... (${text.length} characters)`;
+};
+
 export class Checks {
   constructor(driver) {
     this.driver = driver;
@@ -48,7 +54,7 @@ export class Checks {
   }
   equal(what, got, want) {
     if (isDeepStrictEqual(got, want)) this.ok(what);
-    else this.bad(`${what}: got ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+    else this.bad(`${what}: got ${short(got)}, expected ${short(want)}`);
   }
   isUlid(what, v) {
     if (typeof v === 'string' && /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(v)) this.ok(`${what}: ${v}`);

@@ -29,6 +29,12 @@ def bulk_ids(n=BULK_ROWS):
     return [ulid_codec.to_str(os.urandom(16)) for _ in range(n)]
 
 
+def short(value, limit=300):
+    """repr(value), cut to limit characters (a failed bulk comparison would print every id)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 class Checks:
     def __init__(self, driver):
         self.driver = driver
@@ -51,7 +57,7 @@ class Checks:
         if got == want:
             self.ok(what)
         else:
-            self.bad(f"{what}: got {got!r}, expected {want!r}")
+            self.bad(f"{what}: got {short(got)}, expected {short(want)}")
 
     def is_ulid(self, what, value):
         if isinstance(value, str) and ULID_RE.match(value):

@@ -23,7 +23,10 @@ def bad(what)
   puts "FAIL ruby-pg: #{what}"
 end
 
-def equal(what, got, want) = got == want ? ok(what) : bad("#{what}: got #{got.inspect}, expected #{want.inspect}")
+# inspect, cut to 300 characters (a failed bulk comparison would print every id)
+def short(value) = (s = value.inspect).size <= 300 ? s : "#{s[0, 300]}... (#{s.size} characters)"
+
+def equal(what, got, want) = got == want ? ok(what) : bad("#{what}: got #{short(got)}, expected #{short(want)}")
 
 def ulid?(what, v) = v.is_a?(String) && v.match?(/\A[0-7][0-9A-HJKMNP-TV-Z]{25}\z/) ? ok("#{what}: #{v}") : bad("#{what}: #{v.inspect}")
 

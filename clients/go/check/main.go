@@ -49,8 +49,17 @@ func equal(what string, got, want interface{}) {
 	if reflect.DeepEqual(got, want) {
 		ok(what)
 	} else {
-		fail(fmt.Sprintf("%s: got %#v, expected %#v", what, got, want))
+		fail(fmt.Sprintf("%s: got %s, expected %s", what, short(got), short(want)))
 	}
+}
+
+// short: %#v of a value, cut to 300 characters (a failed bulk comparison would print every id)
+func short(v interface{}) string {
+	s := fmt.Sprintf("%#v", v)
+	if len(s) > 300 {
+		return fmt.Sprintf("%s... (%d characters)", s[:300], len(s))
+	}
+	return s
 }
 
 func isULID(what string, v string, err error) {
