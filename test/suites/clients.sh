@@ -67,8 +67,9 @@ npm_modules() {
     return 1
 }
 mkdir -p "$CACHE/npm"
+start=$SECONDS
 must "npm ci of clients/node/package-lock.json (cached)" npm_modules
-note "node_modules: $NODE_MODULES"
+note "node_modules: $NODE_MODULES ($((SECONDS - start)) s)"
 
 # run_client NAME DIR CMD...: run CMD in DIR with search_path client_NAME,public (a schema of its
 # own, made fresh), pass its ok/FAIL lines through (other output as notes) and count them
