@@ -8,7 +8,8 @@
 # extension directory), and this suite proves it against the server: for each name below a
 # non-superuser role with CREATE on the database (no other privilege) makes its own schema and runs
 # CREATE EXTENSION ulid there (and, when older versions exist, CREATE ... VERSION + ALTER EXTENSION
-# UPDATE). Each name carries a payload that would make a victim role superuser, grant it a role,
+# UPDATE; then the refresh round trip, UPDATE TO '<default>+refresh' + UPDATE, where it exists).
+# Each name carries a payload that would make a victim role superuser, grant it a role,
 # or create an object elsewhere if any of it ran as SQL. Checks per name: the extension installs
 # (owned by that role, in its schema, working) or fails with a plain ERROR; no role's attributes,
 # memberships or settings changed; nothing appeared outside the target schema; the schema guard
@@ -149,6 +150,10 @@ for i in $(seq 1 "$count"); do
         install="CREATE EXTENSION ulid SCHEMA ulid_rn_s$i VERSION '$oldest'; ALTER EXTENSION ulid UPDATE;"
     else
         install="CREATE EXTENSION ulid SCHEMA ulid_rn_s$i;"
+    fi
+    # and the refresh round trip after pg_upgrade (README, "Upgrading"), where the release has it
+    if [[ -f "$sharedir/extension/ulid--$default--$default+refresh.sql" ]]; then
+        install+=" ALTER EXTENSION ulid UPDATE TO '$default+refresh'; ALTER EXTENSION ulid UPDATE;"
     fi
     rc=0
     as_role "$i" "$install" -v VERBOSITY=verbose >"$WORK/out" 2>"$WORK/err" || rc=$?

@@ -12,7 +12,15 @@
 #   - for every version older than the default: pg_extension_update_paths('ulid') has a path to
 #     the default version, and in a fresh database CREATE EXTENSION ulid VERSION '<old>' followed by
 #     ALTER EXTENSION ulid UPDATE ends at the default version with a catalog description identical
-#     to the fresh install's.
+#     to the fresh install's; also when the old version was installed on an older major (what
+#     pg_upgrade carries over): the objects some majors lack (BRIN minmax-multi/bloom before 14,
+#     skip support before 18) are taken out of the extension first, and the update adds them back;
+#   - the refresh round trip after pg_upgrade (README, "Upgrading"): '<default>+refresh' is a
+#     waypoint, not a release (update scripts <default>--<default>+refresh and back, no install
+#     script); ALTER EXTENSION ulid UPDATE TO '<default>+refresh' then UPDATE gives the fresh
+#     install's description, on a fresh install and with the major-dependent objects taken out; it
+#     refuses (42710, version unchanged) when an operator class of one of those names that is not
+#     the extension's own sits in its schema.
 # The description: every member object (pg_describe_object, with its comment); every member
 # function's signature, result, language, symbol, volatility, strictness, parallel safety,
 # leakproofness, cost, owner and ACL; the type's definition; operators with their functions,
@@ -142,23 +150,55 @@ describe() {
     }
 }
 
+# as_if_older_major DB: take out of the extension (and drop) what only newer majors have, as a
+# database carried over by pg_upgrade from an older major lacks it: BRIN minmax-multi and bloom
+# (14+), b-tree skip support (18+). Prints how many of these objects there were.
+AS_IF_OLDER_SQL="$(
+    cat <<'SQL'
+SET search_path = pg_catalog;
+SELECT format('ALTER EXTENSION ulid DROP OPERATOR CLASS %1$s USING brin;
+               ALTER EXTENSION ulid DROP OPERATOR FAMILY %1$s USING brin;
+               DROP OPERATOR FAMILY %1$s USING brin;', quote_ident(n.nspname) || '.' || quote_ident(c.opcname))
+FROM pg_opclass c JOIN pg_am a ON a.oid = c.opcmethod JOIN pg_namespace n ON n.oid = c.opcnamespace
+WHERE a.amname = 'brin' AND c.opcname IN ('ulid_minmax_multi_ops', 'ulid_bloom_ops')
+UNION ALL
+SELECT format('ALTER OPERATOR FAMILY %1$s.ulid_ops USING btree DROP FUNCTION 6 (%1$s.ulid, %1$s.ulid);
+               ALTER EXTENSION ulid DROP FUNCTION %2$s;
+               DROP FUNCTION %2$s;', quote_ident(n.nspname), p.oid::regprocedure)
+FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE p.proname = 'ulid_skipsupport'
+\gexec
+SQL
+)"
+as_if_older_major() {
+    local n
+    n="$(q "$1" "SELECT (SELECT count(*) FROM pg_opclass WHERE opcname IN ('ulid_minmax_multi_ops', 'ulid_bloom_ops'))
+                      + (SELECT count(*) FROM pg_proc WHERE proname = 'ulid_skipsupport')")"
+    "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -d "$1" >/dev/null <<<"$AS_IF_OLDER_SQL" || {
+        bad "could not take the major-dependent objects out of the extension in $1"
+        return 0
+    }
+    printf '%s\n' "$n"
+}
+
 # ---------------------------------------------------------------------------------------------
 # what the repository says
 default="$(sed -nE "s/^[[:space:]]*default_version[[:space:]]*=[[:space:]]*'([^']+)'.*/\1/p" "$root/ulid.control")"
 installs=()
 edges=()
+has_refresh=0
 for f in "$root"/ulid--*.sql; do
     [[ -e $f ]] || continue
     b="$(basename "$f" .sql)"
     b="${b#ulid--}"
     if [[ $b == *--* ]]; then edges+=("$b"); else installs+=("$b"); fi
+    [[ $b == *+refresh* ]] && has_refresh=1
 done
 mapfile -t versions < <(
     {
         printf '%s\n' "${installs[@]}"
         for e in "${edges[@]}"; do printf '%s\n%s\n' "${e%%--*}" "${e#*--}"; done
         [[ -n $default ]] && printf '%s\n' "$default"
-    } | grep -v '^$' | sort -uV
+    } | grep -v '^$' | grep -v '+refresh$' | sort -uV
 )
 echo "# repository $root"
 echo "# default_version ${default:-<none>}; install scripts: ${installs[*]:-none}; update scripts: ${edges[*]:-none}"
@@ -179,14 +219,28 @@ for v in "${versions[@]}"; do
     fi
 done
 note "released versions older than $default: ${older[*]:-none} (${#older[@]})"
+refresh="$default+refresh"
+if ((has_refresh)); then
+    for e in "$default--$refresh" "$refresh--$default"; do
+        if [[ -f $root/ulid--$e.sql ]]; then ok "refresh edge ulid--$e.sql exists"; else bad "refresh edge ulid--$e.sql is missing"; fi
+    done
+    for e in "${edges[@]}"; do
+        [[ $e == *+refresh* && $e != "$default--$refresh" && $e != "$refresh--$default" && $e != *--"$default" ]] &&
+            bad "update script ulid--$e.sql: a refresh waypoint of another version must lead back to $default"
+    done
+    [[ -f $root/ulid--$refresh.sql ]] && bad "ulid--$refresh.sql: the refresh waypoint must have no install script"
+else
+    bad "no refresh round trip for $default (ulid--$default--$refresh.sql and back; README, Upgrading)"
+fi
 
 # ---------------------------------------------------------------------------------------------
 # what the server has
 echo
 echo "# server: ${PGHOST:-?}:${PGPORT:-?}, scripts under $extdir"
 server_versions="$(q "$BASE" "SELECT string_agg(version, ' ' ORDER BY version) FROM pg_available_extension_versions WHERE name = 'ulid'")"
-repo_versions="$(printf '%s\n' "${installs[@]}" | grep -v '^$' | sort | tr '\n' ' ' | sed 's/ $//')"
-expect_str "versions with an install script on the server = in the repository ($repo_versions)" \
+# (the server also lists versions it reaches by an update path from an installable one: the waypoint)
+repo_versions="$( (printf '%s\n' "${installs[@]}" && ((has_refresh)) && printf '%s\n' "$refresh") | grep -v '^$' | sort | tr '\n' ' ' | sed 's/ $//')"
+expect_str "versions the server can install = the repository's ($repo_versions)" \
     "$server_versions" "$repo_versions"
 expect_str "the server's default_version" \
     "$(q "$BASE" "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid'")" "$default"
@@ -225,6 +279,43 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------------
+# same_as_fresh DB WHAT: DB's catalog description equals the fresh install's
+same_as_fresh() {
+    local tag="${1//[^A-Za-z0-9_]/_}"
+    describe "$1" >"$WORK/$tag.txt"
+    if diff -u "$WORK/fresh.txt" "$WORK/$tag.txt" >"$WORK/$tag.diff"; then
+        ok "catalog $2 identical to a fresh $default install ($(wc -l <"$WORK/$tag.txt") lines)"
+    else
+        bad "catalog $2 differs from a fresh install (- fresh, + this one):"
+        grep -E '^[-+][^-+]' "$WORK/$tag.diff" | head -n 30 | sed 's/^/#     /'
+    fi
+}
+
+# update_from VERSION [older-major]: CREATE EXTENSION ulid VERSION, (take out what older majors
+# lack,) ALTER EXTENSION ulid UPDATE: at the default version, as a fresh install
+update_from() {
+    local v="$1" mode="${2:-}" db n label="$1"
+    [[ -n $mode ]] && label="$v (as if installed on an older major)"
+    db="$(fresh_db "$v$mode")"
+    if ! q "$db" "CREATE EXTENSION ulid VERSION '$v'" 2>"$WORK/create.err"; then
+        bad "CREATE EXTENSION ulid VERSION '$v': $(head -n 1 "$WORK/create.err")"
+        return 0
+    fi
+    ok "CREATE EXTENSION ulid VERSION '$v'"
+    if [[ -n $mode ]]; then
+        n="$(as_if_older_major "$db")"
+        note "  took $n major-dependent object(s) out of the extension"
+    fi
+    if q "$db" "SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE" 2>"$WORK/update.err"; then
+        ok "ALTER EXTENSION ulid UPDATE from $label"
+    else
+        bad "ALTER EXTENSION ulid UPDATE from $label: $(head -n 1 "$WORK/update.err")"
+    fi
+    expect_str "extversion after updating from $label" \
+        "$(q "$db" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$default"
+    same_as_fresh "$db" "after $label -> $default"
+}
+
 for v in "${older[@]}"; do
     echo
     echo "# upgrade from $v"
@@ -235,27 +326,50 @@ for v in "${older[@]}"; do
     else
         bad "no update path from $v to $default (add ulid--$v--<next>.sql up to $default)"
     fi
-    db="$(fresh_db "$v")"
-    if ! q "$db" "CREATE EXTENSION ulid VERSION '$v'" 2>"$WORK/create.err"; then
-        bad "CREATE EXTENSION ulid VERSION '$v': $(head -n 1 "$WORK/create.err")"
-        continue
-    fi
-    ok "CREATE EXTENSION ulid VERSION '$v'"
-    if q "$db" "SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE" 2>"$WORK/update.err"; then
-        ok "ALTER EXTENSION ulid UPDATE from $v"
-    else
-        bad "ALTER EXTENSION ulid UPDATE from $v: $(head -n 1 "$WORK/update.err")"
-    fi
-    expect_str "extversion after updating from $v" \
-        "$(q "$db" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$default"
-    describe "$db" >"$WORK/from-$v.txt"
-    if diff -u "$WORK/fresh.txt" "$WORK/from-$v.txt" >"$WORK/from-$v.diff"; then
-        ok "catalog after $v -> $default identical to a fresh $default install ($(wc -l <"$WORK/from-$v.txt") lines)"
-    else
-        bad "catalog after $v -> $default differs from a fresh install (- fresh, + upgraded):"
-        grep -E '^[-+][^-+]' "$WORK/from-$v.diff" | head -n 30 | sed 's/^/#     /'
-    fi
+    update_from "$v"
+    update_from "$v" older-major
 done
 ((${#older[@]} > 0)) || note "no released version before $default: no upgrade to check yet"
+
+# ---------------------------------------------------------------------------------------------
+# refresh_round_trip DB WHAT: UPDATE TO '<default>+refresh', UPDATE: back at default, as fresh
+refresh_round_trip() {
+    if q "$1" "SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE TO '$refresh'" 2>"$WORK/refresh.err"; then
+        ok "ALTER EXTENSION ulid UPDATE TO '$refresh' ($2)"
+    else
+        bad "ALTER EXTENSION ulid UPDATE TO '$refresh' ($2): $(head -n 1 "$WORK/refresh.err")"
+    fi
+    expect_str "extversion at the waypoint ($2)" \
+        "$(q "$1" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$refresh"
+    q "$1" "SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE" ||
+        bad "ALTER EXTENSION ulid UPDATE from $refresh ($2)"
+    expect_str "extversion after the round trip ($2)" \
+        "$(q "$1" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$default"
+    same_as_fresh "$1" "after the refresh round trip ($2)"
+}
+
+if ((has_refresh)); then
+    echo
+    echo "# the refresh round trip (the step after pg_upgrade)"
+    db="$(fresh_db refresh)"
+    q "$db" "CREATE EXTENSION ulid"
+    refresh_round_trip "$db" "on a fresh install: nothing to add"
+    n="$(as_if_older_major "$db")"
+    note "took $n major-dependent object(s) out of the extension, as after pg_upgrade from an older major"
+    refresh_round_trip "$db" "after taking $n object(s) out"
+    # an operator class of one of those names that is not the extension's: refused, not adopted
+    if ((n > 0)) && [[ -n "$(q "$db" "SELECT 1 FROM pg_opclass WHERE opcname = 'ulid_bloom_ops'")" ]]; then
+        q "$db" "ALTER EXTENSION ulid DROP OPERATOR CLASS ulid_bloom_ops USING brin;
+                 ALTER EXTENSION ulid DROP OPERATOR FAMILY ulid_bloom_ops USING brin"
+        err="$("$bindir/psql" -X -qAt -v VERBOSITY=verbose -d "$db" \
+            -c "ALTER EXTENSION ulid UPDATE TO '$refresh'" 2>&1 >/dev/null || true)"
+        expect_match "the round trip refuses a ulid_bloom_ops that is not the extension's" "$err" \
+            'ERROR:  42710: operator class ulid_bloom_ops for access method brin already exists and is not part of extension ulid'
+        expect_str "extversion unchanged after the refusal" \
+            "$(q "$db" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$default"
+    else
+        note "this major has no BRIN bloom: the refusal of a foreign ulid_bloom_ops is not checked here"
+    fi
+fi
 
 checks_summary
