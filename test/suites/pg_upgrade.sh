@@ -99,13 +99,15 @@ new_cluster() { # new_cluster NAME MAJOR: initdb (not started)
 
 # ---------------------------------------------------------------------------------------------
 echo "# build and install this tree into 13, 17 and 18"
-git -C "$root" ls-files -z >"$WORK/files"
+# (the tracked files of a checkout; anything else, e.g. an unpacked release archive, as it is, cleaned)
+git -C "$root" ls-files -z >"$WORK/files" 2>/dev/null || (cd "$root" && find . -type f -print0) >"$WORK/files"
 for major in 13 17 18; do
     src="$WORK/build-$major"
     mkdir -p "$src"
     (cd "$root" && tar --null -T "$WORK/files" -cf - 2>/dev/null) | tar -xf - -C "$src"
     pgc="${PREFIX[$major]}/bin/pg_config"
-    if make -C "$src" -j2 PG_CONFIG="$pgc" >"$WORK/build-$major.log" 2>&1 &&
+    if make -C "$src" -s clean PG_CONFIG="$pgc" >"$WORK/build-$major.log" 2>&1 &&
+        make -C "$src" -j2 PG_CONFIG="$pgc" >>"$WORK/build-$major.log" 2>&1 &&
         make -C "$src" install PG_CONFIG="$pgc" >>"$WORK/build-$major.log" 2>&1; then
         ok "built and installed into $("$pgc" --version)"
     else
@@ -180,17 +182,20 @@ fill_old() {
 TABLES_app="accounts events shards timeline buckets"
 TABLES_legacy="items"
 PROBE_app="
+WITH s AS MATERIALIZED (SELECT id FROM events WHERE n % 100 = 7)
 SELECT 'lookup-pk', count(*), md5(string_agg(e.id::text || e.n, ',' ORDER BY e.id))
-  FROM (SELECT id FROM events WHERE n % 100 = 7) s CROSS JOIN LATERAL (SELECT * FROM events x WHERE x.id = s.id) e;
+  FROM s CROSS JOIN LATERAL (SELECT * FROM events x WHERE x.id = s.id) e;
+WITH s AS MATERIALIZED (SELECT ref FROM events WHERE n % 100 = 11)
 SELECT 'lookup-hash', count(*), md5(string_agg(e.ref::text || e.n, ',' ORDER BY e.ref))
-  FROM (SELECT ref FROM events WHERE n % 100 = 11) s CROSS JOIN LATERAL (SELECT * FROM events x WHERE x.ref = s.ref) e;
+  FROM s CROSS JOIN LATERAL (SELECT * FROM events x WHERE x.ref = s.ref) e;
 SELECT 'range-pk', count(*), md5(string_agg(id::text, ',' ORDER BY id)) FROM events
  WHERE id >= (SELECT id FROM events WHERE n = 5000) AND id < (SELECT id FROM events WHERE n = 5400);
 SELECT 'range-time', count(*), md5(string_agg(id::text, ',' ORDER BY id)) FROM timeline
  WHERE id >= ulid_min(ulid_to_timestamp((SELECT id FROM timeline WHERE n = 9000)))
    AND id <= ulid_max(ulid_to_timestamp((SELECT id FROM timeline WHERE n = 9100)));
+WITH s AS MATERIALIZED (SELECT ref FROM timeline WHERE n % 1000 = 3)
 SELECT 'lookup-brin', count(*), md5(string_agg(t.id::text, ',' ORDER BY t.id))
-  FROM (SELECT ref, n FROM timeline WHERE n % 1000 = 3) s JOIN LATERAL (SELECT * FROM timeline x WHERE x.ref = s.ref) t ON true;
+  FROM s JOIN LATERAL (SELECT * FROM timeline x WHERE x.ref = s.ref) t ON true;
 SELECT 'shard-lookup', count(*), sum(v) FROM shards WHERE id = (SELECT id FROM shards_2 ORDER BY id LIMIT 1);
 SELECT 'per-account', count(DISTINCT account), md5(string_agg(account::text || ':' || c, ',' ORDER BY account))
   FROM (SELECT account, count(*) c FROM events GROUP BY account) a;
@@ -241,9 +246,12 @@ verify() {
         bad "$label: index scans answer differently (< old, > index scans):"
         sed 's/^/#     /' "$WORK/forced.diff"
     fi
-    plan="$(q "$c" app "$FORCE EXPLAIN (COSTS OFF) SELECT * FROM (SELECT id FROM events WHERE n % 100 = 7) s CROSS JOIN LATERAL (SELECT * FROM events x WHERE x.id = s.id) e")"
+    # (the sample is a materialized CTE: 18 would remove a self-join of events on its key)
+    plan="$(q "$c" app "$FORCE EXPLAIN (COSTS OFF) WITH s AS MATERIALIZED (SELECT id FROM events WHERE n % 100 = 7)
+                        SELECT * FROM s CROSS JOIN LATERAL (SELECT * FROM events x WHERE x.id = s.id) e")"
     expect_contains "$label: point lookups use events_pkey" "$plan" "Index Scan using events_pkey"
-    plan="$(q "$c" app "$FORCE EXPLAIN (COSTS OFF) SELECT * FROM (SELECT ref FROM events WHERE n % 100 = 11) s CROSS JOIN LATERAL (SELECT * FROM events x WHERE x.ref = s.ref) e")"
+    plan="$(q "$c" app "$FORCE EXPLAIN (COSTS OFF) WITH s AS MATERIALIZED (SELECT ref FROM events WHERE n % 100 = 11)
+                        SELECT * FROM s CROSS JOIN LATERAL (SELECT * FROM events x WHERE x.ref = s.ref) e")"
     expect_contains "$label: hash lookups use events_ref_hash" "$plan" "Index Scan using events_ref_hash"
     plan="$(q "$c" app "SET enable_seqscan = off; EXPLAIN (COSTS OFF) SELECT count(*) FROM timeline WHERE id >= ulid_min('2000-01-01') AND id <= ulid_max('2000-01-02')")"
     expect_match "$label: a time range uses the BRIN index" "$plan" "Bitmap Index Scan on timeline_id_(brin|multi)"
@@ -254,7 +262,7 @@ verify() {
                                    FROM pg_class c WHERE c.oid = s.tableoid) p ON true
                      WHERE NOT satisfies_hash_partition('shards'::regclass, 4, p.r, s.id)")"
     expect "$label: rows outside the partition their hash selects" "$n" -eq 0
-    q "$c" app "CREATE EXTENSION IF NOT EXISTS amcheck" >/dev/null
+    q "$c" app "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS amcheck" >/dev/null
     local idx bad_idx=0 count=0
     for idx in $(q "$c" app "SELECT c.oid::regclass FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
                              JOIN pg_am a ON a.oid = c.relam WHERE a.amname = 'btree' AND c.relkind = 'i'
