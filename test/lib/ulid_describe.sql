@@ -2,6 +2,7 @@
 -- line per fact, independent of OIDs (upgrade_paths.sh, pg_upgrade.sh compare two of them).
 -- search_path is pg_catalog only, so every ulid object prints schema-qualified.
 SET search_path = pg_catalog;
+-- (typsubscript through to_jsonb: the column exists from PostgreSQL 14 on; '-' before)
 WITH ext AS (SELECT * FROM pg_extension WHERE extname = 'ulid'),
 mem AS (
     SELECT d.classid, d.objid, d.objsubid FROM pg_depend d, ext
@@ -33,7 +34,7 @@ SELECT line FROM (
                   'recv=%s send=%s analyze=%s subscript=%s elem=%s array=%s default=%s collation=%s owner=%s',
                   t.oid::regtype, t.typlen, t.typbyval, t.typalign, t.typstorage, t.typcategory,
                   t.typispreferred, t.typinput, t.typoutput, t.typreceive, t.typsend, t.typanalyze,
-                  t.typsubscript, t.typelem::regtype, t.typarray::regtype, coalesce(t.typdefault, '-'),
+                  coalesce(to_jsonb(t) ->> 'typsubscript', '-'), t.typelem::regtype, t.typarray::regtype, coalesce(t.typdefault, '-'),
                   t.typcollation, pg_get_userbyid(t.typowner))
     FROM pg_type t JOIN mem ON mem.classid = 'pg_type'::regclass AND mem.objid = t.oid
     UNION ALL
