@@ -42,7 +42,7 @@ root="$(cd -- "$here/../.." && pwd -P)"
 source "$here/../lib/checks.sh"
 
 skip_suite() {
-    echo "# SKIPPED: $*"
+    echo "SKIPPED: $*"
     exit 77
 }
 

@@ -28,7 +28,7 @@ q() { "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -f - <<<"$1"; } # (a script: VAC
 
 server="$(q "SHOW server_version_num")"
 if ((server < 180000)); then
-    echo "# SKIPPED: skip scan and b-tree skip support exist from PostgreSQL 18 (this server: $(q 'SHOW server_version'))"
+    echo "SKIPPED: skip scan and b-tree skip support exist from PostgreSQL 18 (this server: $(q 'SHOW server_version'))"
     exit 77
 fi
 
