@@ -33,7 +33,8 @@
 #     ulid_skipsupport and a skip scan over (few distinct ulid, n) answers like a sequential scan.
 # The 17 -> 18 upgrades start from the 17 clusters made by 13 -> 17 after their step.
 #
-# Uses only clusters it starts itself (test/lib/cluster.sh); about 60-90 s on 2 cores.
+# Uses only clusters it starts itself (test/lib/cluster.sh); 35 s on an idle 2-core machine, 90 s
+# with other builds running (6 upgrades of 2-7 s each, the checks, 3 builds of the extension).
 set -euo pipefail
 
 here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
