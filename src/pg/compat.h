@@ -12,6 +12,14 @@ extern "C" {
 #error "ulid needs PostgreSQL 13 or later"
 #endif
 
+// The varlena macros (VARDATA, VARSIZE_ANY_EXHDR, SET_VARSIZE, ...) moved from postgres.h to
+// varatt.h in PostgreSQL 16.
+#if PG_VERSION_NUM >= 160000
+extern "C" {
+#include "varatt.h"
+}
+#endif
+
 // Soft input errors (PostgreSQL 16+): ULID_ERRSAVE reports into an ErrorSaveContext when the
 // caller passed one (pg_input_is_valid() and friends then get false) and returns normally; the caller
 // must then return. Without a context, and on earlier versions, it raises an ERROR.
