@@ -3,20 +3,23 @@
 #
 #   ulid_ensure_packages [PKG..]  install whatever is missing among PKG.. (default: ULID_PACKAGES)
 #                          with apt-get, as root or via sudo
+#   ulid_pg_source_built MAJOR    true when MAJOR is one scripts/pg-build makes (scripts/pg-versions)
+#   ulid_pg_ensure_server  make sure PostgreSQL $ULID_PG_MAJOR is there (scripts/pg-build if needed)
+#   ulid_pg_config / ulid_pg_bindir   pg_config / bindir of PostgreSQL $ULID_PG_MAJOR
 #   ulid_build_install     make -j2 and make install against PostgreSQL $ULID_PG_MAJOR
-#   ulid_virtualenv CMD..  run CMD inside a throwaway PostgreSQL cluster (pg_virtualenv), PG* env set
+#   ulid_virtualenv CMD..  run CMD inside a throwaway PostgreSQL $ULID_PG_MAJOR cluster, PG* env set
 #   ulid_log/ulid_warn/ulid_die/ulid_section   logging
 #
 # Sourcing sets `set -euo pipefail` and ULID_ROOT (the repository root, whatever the caller's cwd).
+# ULID_PG_MAJOR (default 15, Debian 12's own server) picks the PostgreSQL major; the majors pinned in
+# scripts/pg-versions (13, 17, 18) are built from Debian's source packages into $ULID_PG_CACHE.
 
 set -euo pipefail
 
 ULID_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)"
 ULID_PG_MAJOR="${ULID_PG_MAJOR:-15}"
-ULID_PACKAGES=(
-    "postgresql-$ULID_PG_MAJOR"
-    "postgresql-server-dev-$ULID_PG_MAJOR"
-    postgresql-contrib
+# What every run needs whatever the major: unit tests, fuzzing, valgrind, the compiler, the clients.
+ULID_COMMON_PACKAGES=(
     libgtest-dev
     build-essential
     g++
@@ -35,8 +38,9 @@ ULID_CLIENT_PACKAGES=(
     ruby-pg
     nodejs
 )
-ULID_PACKAGES+=("${ULID_CLIENT_PACKAGES[@]}")
-export ULID_ROOT ULID_PG_MAJOR
+ULID_COMMON_PACKAGES+=("${ULID_CLIENT_PACKAGES[@]}")
+ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/pg-build
+export ULID_ROOT ULID_PG_MAJOR ULID_PG_CACHE
 
 # ---------------------------------------------------------------------------------------------
 # logging
@@ -75,6 +79,35 @@ ulid_timeout() {
     else
         timeout -k 30 "$secs" "$@"
     fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# PostgreSQL majors built from source (scripts/pg-versions, scripts/pg-build)
+
+# ulid_pg_pin MAJOR: prints "version suite sha256" of MAJOR's line in scripts/pg-versions
+ulid_pg_pin() {
+    awk -v m="$1" '$1 == m { print $2, $3, $4; found = 1; exit } END { exit !found }' \
+        "$ULID_ROOT/scripts/pg-versions"
+}
+
+ulid_pg_source_built() { ulid_pg_pin "$1" >/dev/null; }
+
+# ulid_pg_packages MAJOR: the Debian packages MAJOR needs. Debian 12's own server (15) comes with
+# its headers and contrib; a source-built major needs none (scripts/pg-build installs its build
+# dependencies itself).
+ulid_pg_packages() {
+    ulid_pg_source_built "$1" && return 0
+    printf '%s\n' "postgresql-$1" "postgresql-server-dev-$1" postgresql-contrib
+}
+
+mapfile -t ULID_PACKAGES < <(ulid_pg_packages "$ULID_PG_MAJOR")
+ULID_PACKAGES+=("${ULID_COMMON_PACKAGES[@]}")
+
+# ulid_pg_ensure_server: build PostgreSQL $ULID_PG_MAJOR when it is a source-built major (cached:
+# instant when done before); Debian's packaged majors come from ulid_ensure_packages.
+ulid_pg_ensure_server() {
+    ulid_pg_source_built "$ULID_PG_MAJOR" || return 0
+    bash "$ULID_ROOT/scripts/pg-build" "$ULID_PG_MAJOR" >/dev/null
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -118,9 +151,20 @@ ulid_ensure_packages() {
 # ---------------------------------------------------------------------------------------------
 # build
 
-# The pg_config of PostgreSQL $ULID_PG_MAJOR, explicitly (never "whatever is newest").
+# The pg_config of PostgreSQL $ULID_PG_MAJOR, explicitly (never "whatever is newest"): the
+# source-built server of the pinned version for majors in scripts/pg-versions, else Debian's.
 ulid_pg_config() {
-    local c
+    local c version _
+    if ulid_pg_source_built "$ULID_PG_MAJOR"; then
+        read -r version _ < <(ulid_pg_pin "$ULID_PG_MAJOR")
+        c="$ULID_PG_CACHE/$version/bin/pg_config"
+        if [[ -x $c ]]; then
+            printf '%s\n' "$c"
+            return 0
+        fi
+        ulid_warn "PostgreSQL $version is not built yet (scripts/pg-build $ULID_PG_MAJOR makes $c)"
+        return 1
+    fi
     for c in "/usr/lib/postgresql/$ULID_PG_MAJOR/bin/pg_config" /usr/bin/pg_config; do
         if [[ -x $c ]] && [[ "$("$c" --version 2>/dev/null)" == "PostgreSQL $ULID_PG_MAJOR."* ]]; then
             printf '%s\n' "$c"
@@ -137,13 +181,21 @@ ulid_pg_bindir() {
     "$pgc" --bindir
 }
 
+# make and make install against PostgreSQL $ULID_PG_MAJOR. Objects built against another server's
+# headers are cleaned first (.build-pg-config records which pg_config the objects are for).
+# ULID_WERROR=1 makes warnings errors (scripts/test sets it).
 ulid_build_install() {
-    local pgc
+    local pgc stamp="$ULID_ROOT/.build-pg-config"
     pgc="$(ulid_pg_config)" || return 1
-    ulid_log "build: make -j2 PG_CONFIG=$pgc"
-    make -C "$ULID_ROOT" -j2 PG_CONFIG="$pgc" || return
+    if [[ ! -f $stamp || "$(cat "$stamp")" != "$pgc" ]]; then
+        ulid_log "build: make clean (objects of another PostgreSQL, or none)"
+        make -C "$ULID_ROOT" -s clean PG_CONFIG="$pgc" || return
+        printf '%s\n' "$pgc" >"$stamp"
+    fi
+    ulid_log "build: make -j2 PG_CONFIG=$pgc ULID_WERROR=${ULID_WERROR:-0}"
+    make -C "$ULID_ROOT" -j2 PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
     ulid_log "install: make install PG_CONFIG=$pgc"
-    ulid_as_root make -C "$ULID_ROOT" install PG_CONFIG="$pgc" || return
+    ulid_as_root make -C "$ULID_ROOT" install PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -179,11 +231,30 @@ ulid_free_port() {
 # If the cluster itself fails to come up (e.g. a port taken in between), it retries on another port.
 # ULID_PGVE_OPTS (array) adds pg_virtualenv options (e.g. -o guc=value); ULID_PGVE_TIMEOUT (seconds,
 # 0 = none; default 1800) bounds the whole session.
+# A source-built major (scripts/pg-versions) cannot use pg_virtualenv: test/lib/cluster_env.sh gives
+# the same contract from the server's bindir (PGPASSWORD is set but unused: trust authentication),
+# with only -o GUC=VALUE options taken from ULID_PGVE_OPTS.
 ulid_virtualenv() {
-    local marker attempt port rc
-    local -a opts=() limit=()
+    local marker attempt port rc bindir i
+    local -a opts=() limit=() conf=()
     if declare -p ULID_PGVE_OPTS >/dev/null 2>&1; then opts=("${ULID_PGVE_OPTS[@]}"); fi
     if [[ ${ULID_PGVE_TIMEOUT:-1800} != 0 ]]; then limit=(ulid_timeout "${ULID_PGVE_TIMEOUT:-1800}"); fi
+    if ulid_pg_source_built "$ULID_PG_MAJOR"; then
+        bindir="$(ulid_pg_bindir)" || return 1
+        for ((i = 0; i < ${#opts[@]}; i++)); do
+            if [[ ${opts[i]} == -o ]] && ((i + 1 < ${#opts[@]})); then
+                conf+=(-o "${opts[i + 1]}")
+                i=$((i + 1))
+            else
+                ulid_warn "ulid_virtualenv: pg_virtualenv option ${opts[i]} has no equivalent for a source-built server"
+                return 1
+            fi
+        done
+        "${limit[@]}" env -u PGCLUSTER -u PGSERVICE -u PGSERVICEFILE -u PGOPTIONS -u PGHOSTADDR \
+            -u PGDATA -u PGSYSCONFDIR -u PG_CLUSTER_CONF_ROOT ULID_PG_BINDIR="$bindir" \
+            bash "$ULID_ROOT/test/lib/cluster_env.sh" "${conf[@]}" "$@"
+        return
+    fi
     marker="$(mktemp -t ulid-pgve.XXXXXX)"
     for attempt in 1 2 3; do
         rm -f "$marker"
