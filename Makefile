@@ -8,7 +8,7 @@ PG_SRCS      = $(wildcard src/pg/*.cpp)
 OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 # pg_regress: one topic per file in sql/, expected output in expected/ (setup runs first).
-REGRESS      = setup io casts operators timestamp btree hash brin aggregates generators \
+REGRESS      = setup io casts operators timestamp btree hash brin brin_multi aggregates generators \
                monotonic copy_binary input_valid extension
 REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 

@@ -7,8 +7,8 @@ SELECT min(id), max(id), count(id) FROM agg;
 CREATE INDEX agg_id ON agg (id);
 ANALYZE agg;
 SET enable_seqscan = off;
-EXPLAIN (COSTS OFF) SELECT max(id) FROM agg;
-EXPLAIN (COSTS OFF) SELECT min(id) FROM agg;
+SELECT regress.plan('SELECT max(id) FROM agg');
+SELECT regress.plan('SELECT min(id) FROM agg');
 SELECT min(id), max(id) FROM agg;
 RESET enable_seqscan;
 -- Parallel aggregation combines partial results.

@@ -1,4 +1,5 @@
--- BRIN: minmax (default), minmax-multi and bloom operator classes on time-ordered ulids.
+-- BRIN: the default minmax operator class on time-ordered ulids (minmax-multi and bloom, which
+-- need PostgreSQL 14, are in brin_multi.sql).
 SET timezone = 'UTC';
 CREATE TABLE br (n int, id ulid);
 INSERT INTO br
@@ -13,23 +14,14 @@ EXPLAIN (COSTS OFF)
 SELECT count(*) FROM br WHERE id >= '2026-03-02'::timestamptz::ulid AND id < '2026-03-03'::timestamptz::ulid;
 SELECT count(*), min(n), max(n) FROM br
 WHERE id >= '2026-03-02'::timestamptz::ulid AND id < '2026-03-03'::timestamptz::ulid;
-DROP INDEX br_minmax;
-CREATE INDEX br_multi ON br USING brin (id ulid_minmax_multi_ops) WITH (pages_per_range = 4);
-EXPLAIN (COSTS OFF)
-SELECT count(*) FROM br WHERE id >= '2026-03-02'::timestamptz::ulid AND id < '2026-03-03'::timestamptz::ulid;
-SELECT count(*), min(n), max(n) FROM br
-WHERE id >= '2026-03-02'::timestamptz::ulid AND id < '2026-03-03'::timestamptz::ulid;
-DROP INDEX br_multi;
-CREATE INDEX br_bloom ON br USING brin (id ulid_bloom_ops) WITH (pages_per_range = 4);
-EXPLAIN (COSTS OFF) SELECT n FROM br WHERE id = (SELECT id FROM br WHERE n = 777);
+SELECT regress.plan('SELECT n FROM br WHERE id = (SELECT id FROM br WHERE n = 777)');
 SELECT n FROM br WHERE id = (SELECT id FROM br WHERE n = 777);
-SELECT count(*) FROM br WHERE id = '00000000000000000000000000';
 RESET enable_seqscan;
 -- Summarising new ranges works after more inserts.
 INSERT INTO br
 SELECT n, gen_ulid(timestamptz '2026-03-01 00:00:00+00' + n * interval '1 minute')
 FROM generate_series(20001, 21000) n;
-SELECT brin_summarize_new_values('br_bloom') >= 0 AS summarized;
+SELECT brin_summarize_new_values('br_minmax') >= 0 AS summarized;
 SET enable_seqscan = off;
 SELECT n FROM br WHERE id = (SELECT id FROM br WHERE n = 20500);
 RESET enable_seqscan;

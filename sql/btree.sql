@@ -55,16 +55,23 @@ CREATE TABLE bt_dups_uuid AS SELECT id::uuid AS id FROM bt_dups;
 CREATE INDEX bt_dups_uuid_id ON bt_dups_uuid (id);
 SELECT pg_relation_size('bt_dups_id') * 3 < pg_relation_size('bt_dups_plain') AS deduplicated,
        pg_relation_size('bt_dups_id') = pg_relation_size('bt_dups_uuid_id') AS same_size_as_uuid;
--- Merge join on ulid.
+-- Merge join on ulid, between two tables (18 would remove a self-join on a unique key): bt and
+-- bt_half, the even rows of bt plus 100 ulids that are in no row of bt.
+CREATE TABLE bt_half AS
+    SELECT n, id FROM bt WHERE n % 2 = 0
+    UNION ALL SELECT -n, ulid_max(timestamptz '2026-01-01 00:00:00+00' + n * interval '1 second') FROM generate_series(1, 100) n;
+CREATE UNIQUE INDEX bt_half_id ON bt_half (id);
+VACUUM ANALYZE bt;
+VACUUM ANALYZE bt_half;
 SET enable_hashjoin = off;
 SET enable_nestloop = off;
-EXPLAIN (COSTS OFF) SELECT count(*) FROM bt a JOIN bt b ON a.id = b.id;
-SELECT count(*) FROM bt a JOIN bt b ON a.id = b.id;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM bt a JOIN bt_half h ON a.id = h.id;
+SELECT count(*), bool_and(a.n = h.n) AS same_rows FROM bt a JOIN bt_half h ON a.id = h.id;
 RESET enable_hashjoin;
 RESET enable_nestloop;
 -- A primary key rejects duplicates.
 CREATE TABLE bt_pk (id ulid PRIMARY KEY);
 INSERT INTO bt_pk VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV');
 INSERT INTO bt_pk VALUES ('01arz3ndektsv4rrffq69g5fav');
-DROP TABLE bt, bt_random, bt_dups, bt_dups_uuid, bt_pk;
+DROP TABLE bt, bt_half, bt_random, bt_dups, bt_dups_uuid, bt_pk;
 RESET timezone;

@@ -13,14 +13,29 @@ FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid
 -- Type shape: like uuid.
 SELECT typlen, typbyval, typalign, typstorage FROM pg_type WHERE oid = 'ulid'::regtype;
 SELECT typlen, typbyval, typalign, typstorage FROM pg_type WHERE oid = 'uuid'::regtype;
--- Operator classes.
+-- Operator classes (those of every major; the version-dependent ones are checked below).
 SELECT am.amname, c.opcname, c.opcdefault
 FROM pg_opclass c JOIN pg_am am ON am.oid = c.opcmethod
-WHERE c.opcintype = 'ulid'::regtype ORDER BY 1, 2;
+WHERE c.opcintype = 'ulid'::regtype AND c.opcname NOT IN ('ulid_minmax_multi_ops', 'ulid_bloom_ops')
+ORDER BY 1, 2;
 SELECT am.amname, p.amprocnum, p.amproc::regproc
 FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily JOIN pg_am am ON am.oid = f.opfmethod
 WHERE p.amproclefttype = 'ulid'::regtype AND am.amname IN ('btree', 'hash')
+  AND p.amproc::regproc::text <> 'ulid_skipsupport'
 ORDER BY 1, 2;
+-- What exists only where the server supports it is there exactly then: BRIN minmax-multi and
+-- bloom from PostgreSQL 14, b-tree skip support (support function 6) from 18.
+SELECT what, present = (current_setting('server_version_num')::int >= since) AS as_designed
+FROM (VALUES
+    ('brin ulid_minmax_multi_ops', 140000,
+     EXISTS (SELECT FROM pg_opclass WHERE opcname = 'ulid_minmax_multi_ops' AND opcintype = 'ulid'::regtype)),
+    ('brin ulid_bloom_ops', 140000,
+     EXISTS (SELECT FROM pg_opclass WHERE opcname = 'ulid_bloom_ops' AND opcintype = 'ulid'::regtype)),
+    ('btree skip support', 180000,
+     EXISTS (SELECT FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily
+             WHERE f.opfname = 'ulid_ops' AND p.amprocnum = 6 AND p.amproc::regproc::text = 'ulid_skipsupport'))
+) v(what, since, present)
+ORDER BY 1;
 -- Trusted: a role with CREATE on a database (not a superuser) installs it; one without may not.
 CREATE ROLE regress_ulid_owner NOSUPERUSER;
 CREATE ROLE regress_ulid_nobody NOSUPERUSER;
@@ -31,10 +46,16 @@ DROP EXTENSION ulid CASCADE;
 SET ROLE regress_ulid_nobody;
 CREATE EXTENSION ulid SCHEMA ulid_trusted;
 RESET ROLE;
--- ... and only into a schema where the role itself may create objects.
+-- ... and only into a schema where the role itself may create objects: not pg_catalog, not a
+-- schema of another owner without a grant (public is such a schema from PostgreSQL 15 on; up to 14
+-- everybody may create in it by default, so a schema of our own stands for it here). The CONTEXT
+-- line is not shown: its wording differs between majors (18 names the script and its line).
+CREATE SCHEMA ulid_locked;
 SET ROLE regress_ulid_owner;
+\set SHOW_CONTEXT never
 CREATE EXTENSION ulid SCHEMA pg_catalog;
-CREATE EXTENSION ulid SCHEMA public;
+CREATE EXTENSION ulid SCHEMA ulid_locked;
+\set SHOW_CONTEXT errors
 SELECT count(*) AS installed FROM pg_extension WHERE extname = 'ulid';
 CREATE EXTENSION ulid SCHEMA ulid_trusted;
 SELECT extowner::regrole, extnamespace::regnamespace FROM pg_extension WHERE extname = 'ulid';
@@ -57,7 +78,7 @@ RESET search_path;
 -- Dropping removes everything; the extension comes back in public for whatever runs next.
 DROP EXTENSION ulid;
 SELECT count(*) AS leftovers FROM pg_type WHERE typname = 'ulid';
-DROP SCHEMA ulid_trusted, ulid_moved;
+DROP SCHEMA ulid_trusted, ulid_moved, ulid_locked;
 REVOKE CREATE ON DATABASE :"db" FROM regress_ulid_owner;
 DROP ROLE regress_ulid_owner, regress_ulid_nobody;
 CREATE EXTENSION ulid;

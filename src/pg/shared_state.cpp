@@ -101,9 +101,8 @@ void attach_shared_state()
 #else
     ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
             errmsg("gen_monotonic_ulid() needs the ulid library in shared_preload_libraries"),
-            errdetail("Its server-wide state lives in shared memory, which PostgreSQL %s reserves "
-                      "only at server start.",
-                      PG_MAJORVERSION),
+            errdetail("Its server-wide state lives in shared memory, which PostgreSQL 16 and "
+                      "earlier reserve only at server start (17 and later allocate it on first use)."),
             errhint("Add 'ulid' to shared_preload_libraries in postgresql.conf, for example "
                     "shared_preload_libraries = 'ulid', and restart the server."));
 #endif
