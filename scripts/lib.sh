@@ -239,8 +239,8 @@ ulid_virtualenv() {
     local -a opts=() limit=() conf=()
     if declare -p ULID_PGVE_OPTS >/dev/null 2>&1; then opts=("${ULID_PGVE_OPTS[@]}"); fi
     if [[ ${ULID_PGVE_TIMEOUT:-1800} != 0 ]]; then limit=(ulid_timeout "${ULID_PGVE_TIMEOUT:-1800}"); fi
+    bindir="$(ulid_pg_bindir)" || return 1 # for test/lib/cluster.sh in CMD: the same major
     if ulid_pg_source_built "$ULID_PG_MAJOR"; then
-        bindir="$(ulid_pg_bindir)" || return 1
         for ((i = 0; i < ${#opts[@]}; i++)); do
             if [[ ${opts[i]} == -o ]] && ((i + 1 < ${#opts[@]})); then
                 conf+=(-o "${opts[i + 1]}")
@@ -263,7 +263,7 @@ ulid_virtualenv() {
         # shellcheck disable=SC2016 # expanded by the inner bash, on purpose
         "${limit[@]}" env -u PGCLUSTER -u PGSERVICE -u PGSERVICEFILE -u PGOPTIONS -u PGHOSTADDR \
             -u PGDATA -u PGSYSCONFDIR -u PG_CLUSTER_CONF_ROOT \
-            PGPORT="$port" ULID_PGVE_MARKER="$marker" \
+            PGPORT="$port" ULID_PGVE_MARKER="$marker" ULID_PG_BINDIR="$bindir" \
             ULID_PGVE_LC_ALL="${LC_ALL-}" ULID_PGVE_HAD_LC_ALL="${LC_ALL+1}" LC_ALL=C.UTF-8 \
             pg_virtualenv -t -v "$ULID_PG_MAJOR" "${opts[@]}" \
             bash -c ': >"$ULID_PGVE_MARKER"

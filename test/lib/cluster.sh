@@ -20,10 +20,14 @@
 #   cluster_run NAME CMD...               run CMD as the server's OS user with PG* set for NAME
 #   cluster_log NAME                      the server log file
 #
-# Environment: ULID_PG_BINDIR (default: pg_config --bindir of PostgreSQL 15 or the pg_config on PATH).
+# Environment: ULID_PG_BINDIR, the server's bin directory (scripts/test and ulid_virtualenv set it to
+# the major under test; default: $PG_CONFIG --bindir, else Debian's PostgreSQL 15, else the pg_config
+# on PATH).
 
 if [[ -z ${ULID_PG_BINDIR:-} ]]; then
-    if [[ -x /usr/lib/postgresql/15/bin/pg_config ]]; then
+    if [[ -n ${PG_CONFIG:-} ]]; then
+        ULID_PG_BINDIR="$("$PG_CONFIG" --bindir)"
+    elif [[ -x /usr/lib/postgresql/15/bin/pg_config ]]; then
         ULID_PG_BINDIR=/usr/lib/postgresql/15/bin
     else
         ULID_PG_BINDIR="$(pg_config --bindir)"

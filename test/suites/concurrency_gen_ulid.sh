@@ -14,8 +14,7 @@
 # check, exits non-zero on any violation. ULID_CONC_SECONDS (default 10) is pgbench's -T per round.
 set -euo pipefail
 
-bindir="$("${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}" --bindir 2>/dev/null ||
-    echo /usr/lib/postgresql/15/bin)"
+bindir="$("${PG_CONFIG:-pg_config}" --bindir)" # the major under test (ulid_virtualenv sets PG_CONFIG)
 PSQL=("$bindir/psql" -X -v ON_ERROR_STOP=1 -qAt)
 PGBENCH="$bindir/pgbench"
 DURATION="${ULID_CONC_SECONDS:-10}"
@@ -29,7 +28,7 @@ trap 'rm -rf "$WORK"' EXIT
 # shellcheck source=test/lib/checks.sh
 source "$(dirname -- "$0")/../lib/checks.sh"
 
-q() { "${PSQL[@]}" -c "$1"; }
+q() { "${PSQL[@]}" <<<"$1"; }
 
 setup() {
     echo "# setup: database ${PGDATABASE:-?} on ${PGHOST:-?}:${PGPORT:-?}"
@@ -44,7 +43,7 @@ setup() {
 
 # round LABEL TABLE GENERATOR MONOTONIC(0/1) EXTRA_INDEXES(0/1)
 round() {
-    local label="$1" t="$2" gen="$3" monotonic="$4" extra="$5" script out rc
+    local label="$1" t="$2" gen="$3" monotonic="$4" extra="$5" script out rc failed
     echo
     echo "# round $label: table $t, id DEFAULT $gen, $CLIENTS clients x ${DURATION}s, $THREADS threads"
     if ! q "SET client_min_messages = warning;
@@ -76,8 +75,12 @@ SQL
     if ((rc == 0)); then ok "$label: pgbench exit status 0"; else bad "$label: pgbench exit status $rc"; fi
     expect "$label: pgbench transactions processed" \
         "$(sed -nE 's/^number of transactions actually processed: ([0-9]+).*/\1/p' "$out")" -gt 0
-    expect "$label: pgbench failed transactions" \
-        "$(sed -nE 's/^number of failed transactions: ([0-9]+).*/\1/p' "$out")" -eq 0
+    failed="$(sed -nE 's/^number of failed transactions: ([0-9]+).*/\1/p' "$out")"
+    if [[ -n $failed ]]; then
+        expect "$label: pgbench failed transactions" "$failed" -eq 0
+    else # pgbench before 15 has no such count: a failed transaction aborts its client (checked below)
+        note "$label: this pgbench counts no failed transactions; its exit status and aborted clients tell"
+    fi
     if grep -q 'aborted' "$out"; then bad "$label: a pgbench client aborted (see above)"; fi
 
     local total

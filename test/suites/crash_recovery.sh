@@ -39,7 +39,7 @@ prev_trap="$(trap -p EXIT | sed -E "s/^trap -- '(.*)' EXIT$/\1/")"
 # shellcheck disable=SC2064 # expand now, on purpose
 trap "rm -rf '$WORK'; $prev_trap" EXIT
 
-q() { cluster_psql crash -d postgres -Atc "$1"; }
+q() { cluster_psql crash -d postgres -At <<<"$1"; }
 
 echo "# cluster of its own, $ROUNDS round(s), ${SECONDS_BEFORE_CRASH}s of inserts before each crash"
 cluster_init crash

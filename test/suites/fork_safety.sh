@@ -43,7 +43,7 @@ prev_trap="$(trap -p EXIT | sed -E "s/^trap -- '(.*)' EXIT$/\1/")"
 # shellcheck disable=SC2064 # expand now, on purpose
 trap "rm -rf '$WORK'; $prev_trap" EXIT
 
-q() { cluster_psql fork -d postgres -Atc "$1"; }
+q() { cluster_psql fork -d postgres -At <<<"$1"; }
 
 echo "# cluster: shared_preload_libraries = 'ulid', $BACKENDS backends, binaries in $ULID_PG_BINDIR"
 cluster_init fork

@@ -41,8 +41,7 @@ here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 source "$here/../lib/checks.sh"
 root="$(cd -- "$here/../.." && pwd -P)"
 
-bindir="$("${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}" --bindir 2>/dev/null ||
-    echo /usr/lib/postgresql/15/bin)"
+bindir="$("${PG_CONFIG:-pg_config}" --bindir)" # the major under test (ulid_virtualenv sets PG_CONFIG)
 BASE="${PGDATABASE:-postgres}"
 DB_PROBE="${BASE}_hx_probe"
 DB_A1="${BASE}_hx_a1"
@@ -66,8 +65,8 @@ drop_all() {
 trap 'drop_all; rm -rf "$WORK"' EXIT
 
 # q DB SQL (as the caller's superuser); qas ROLE DB SQL (logged in as ROLE)
-q() { "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -d "$1" -c "$2"; }
-qas() { PGUSER="$1" PGPASSWORD="$PASSWORD" "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -d "$2" -c "$3"; }
+q() { "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -d "$1" <<<"$2"; }
+qas() { PGUSER="$1" PGPASSWORD="$PASSWORD" "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -d "$2" <<<"$3"; }
 
 # denied NAME ROLE DB SQL REGEX: the statement fails for ROLE with an error matching REGEX
 denied() {
@@ -100,6 +99,9 @@ echo "# server ${PGHOST:-?}:${PGPORT:-?}; roles ${ROLES[*]}; databases $DB_A1 $D
 script="$root/ulid--$(sed -nE "s/^[[:space:]]*default_version[[:space:]]*=[[:space:]]*'([^']+)'.*/\1/p" "$root/ulid.control").sql"
 names="$(grep -oE 'pg_catalog\.[a-z_0-9]+\(' "$script" | sed -E 's/^pg_catalog\.//; s/\($//' | sort -u | tr '\n' ',' | sed 's/,$//')"
 q "$DB_PROBE" "CREATE EXTENSION ulid" >/dev/null
+# pg_type.typsubscript (the subscripting handler) exists from PostgreSQL 14 on
+SUBSCRIPT_REF=", ('subscript', t.typsubscript)"
+if (($(q "$DB_PROBE" "SHOW server_version_num") < 140000)); then SUBSCRIPT_REF=""; fi
 # REFS_SQL: (kind, function oid) for every function the extension's catalog entries point to
 REFS_SQL="
 WITH ext AS (SELECT e.oid, e.extnamespace FROM pg_extension e WHERE e.extname = 'ulid'),
@@ -111,7 +113,7 @@ fams AS (SELECT objid AS oid FROM mem WHERE classid = 'pg_opfamily'::regclass
 refs(kind, fn) AS (
     SELECT 'type ' || x.k, x.f FROM pg_type t JOIN mem ON mem.classid = 'pg_type'::regclass AND mem.objid = t.oid,
         LATERAL (VALUES ('input', t.typinput::oid), ('output', t.typoutput), ('receive', t.typreceive),
-                        ('send', t.typsend), ('analyze', t.typanalyze), ('subscript', t.typsubscript),
+                        ('send', t.typsend), ('analyze', t.typanalyze)$SUBSCRIPT_REF,
                         ('modin', t.typmodin), ('modout', t.typmodout)) x(k, f)
     UNION ALL
     SELECT 'operator ' || x.k, x.f FROM pg_operator o JOIN mem ON mem.classid = 'pg_operator'::regclass AND mem.objid = o.oid,
@@ -377,7 +379,15 @@ install_denied() {
 }
 q "$DB_B" "CREATE SCHEMA victim AUTHORIZATION ulid_hx_user" >/dev/null
 install_denied "(b) it cannot install into pg_catalog" pg_catalog
-install_denied "(b) ... nor into public (no CREATE there on 15)" public
+# public: no CREATE for everybody from PostgreSQL 15 on; up to 14 everybody may create there, and
+# so may the installing role (the guard follows the privilege, not the schema's name).
+if [[ "$(q "$DB_B" "SELECT has_schema_privilege('ulid_hx_owner', 'public', 'CREATE')")" == t ]]; then
+    expect_str "(b) public is writable by everybody only before PostgreSQL 15" \
+        "$(q "$DB_B" "SELECT current_setting('server_version_num')::int < 150000")" t
+    note "(b) ulid_hx_owner may create in public on this major: installing there is allowed, not checked"
+else
+    install_denied "(b) ... nor into public (no CREATE there for everybody since PostgreSQL 15)" public
+fi
 install_denied "(b) ... nor into another role's schema" victim
 # Look-alikes in its own schemas that would make it superuser if the superuser-run script called one.
 {

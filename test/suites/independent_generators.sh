@@ -31,7 +31,7 @@ WAIT="${ULID_GEN_WAIT:-300}" # bound on the whole generation, not an assertion
 WORK="$(mktemp -d -t ulid-indep.XXXXXX)"
 trap 'rm -rf "$WORK"; _cluster_cleanup' EXIT
 
-q() { cluster_psql "$1" -d postgres -At -c "$2"; }
+q() { cluster_psql "$1" -d postgres -At <<<"$2"; }
 
 echo "# setup: $SERVERS servers on 127.0.0.1"
 for k in $(seq 1 $SERVERS); do

@@ -13,8 +13,7 @@
 # About 20 s on 2 cores (70M calls at ~150 ns each, plus a warm-up).
 set -euo pipefail
 
-bindir="$("${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}" --bindir 2>/dev/null ||
-    echo /usr/lib/postgresql/15/bin)"
+bindir="$("${PG_CONFIG:-pg_config}" --bindir)" # the major under test (ulid_virtualenv sets PG_CONFIG)
 PSQL=("$bindir/psql" -X -v ON_ERROR_STOP=1 -qAt)
 CALLS="${ULID_RSS_CALLS:-10000000}"
 WARMUP=$((CALLS / 10))

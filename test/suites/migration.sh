@@ -23,7 +23,7 @@ suite_isolate_env
 suite_exit_on_signals
 
 RECIPES=test/suites/recipes
-q() { cluster_psql m -d postgres -At -c "$1"; }
+q() { cluster_psql m -d postgres -At <<<"$1"; }
 recipe() { cluster_psql m -d postgres -f "$RECIPES/$1"; }
 
 echo "# setup"

@@ -12,6 +12,9 @@
 #   ended before the second began, so its id must be smaller. Thousands of milliseconds are
 #   crossed while backends race (the lock-free millisecond hint and the no-entropy path).
 # Restart: after a restart the generator starts from the clock again; values stay unique.
+# Without the preload: on PostgreSQL 17+ the state lives in the dynamic shared memory registry,
+#   created by the first call: round 1 again (8 clients, lock order = ulid order, no duplicate). On
+#   13-16 the call fails with 55000 and the hint naming shared_preload_libraries.
 # Starts its own server (test/lib/cluster.sh); prints one line per check; exits non-zero on failure.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,7 +27,7 @@ source test/lib/checks.sh
 check() { # check DESCRIPTION ACTUAL EXPECTED: exact match, showing the value
     expect_str "$1: $2" "$2" "$3"
 }
-q() { cluster_psql mono -d postgres -Atc "$1"; }
+q() { cluster_psql mono -d postgres -At <<<"$1"; }
 
 WORK="$(mktemp -d -t ulid-mono.XXXXXX)"
 chmod 755 "$WORK"
@@ -44,10 +47,19 @@ SELECT pg_advisory_xact_lock(4242);
 INSERT INTO ordered VALUES (nextval('witness'), pg_backend_pid(), gen_monotonic_ulid());
 COMMIT;
 EOF
-cluster_run mono "$ULID_PG_BINDIR/pgbench" -n -c 8 -j 2 -T "$DURATION" -f "$WORK/ordered.sql" postgres \
-    >"$WORK/round1.log" 2>&1 || true
-sed 's/^/#   pgbench: /' "$WORK/round1.log" | grep -E 'processed|failed|tps' || true
-check "witness: failed transactions" "$(sed -nE 's/.*number of failed transactions: ([0-9]+).*/\1/p' "$WORK/round1.log")" "0"
+# pgbench_round LOG SCRIPT: 8 clients for $DURATION s; prints the number of failed transactions
+# (pgbench 15+ counts them; before 15 a failed transaction aborts its client and pgbench exits
+# non-zero, printed as 1)
+pgbench_round() {
+    local log="$1" script="$2" rc=0 failed
+    cluster_run mono "$ULID_PG_BINDIR/pgbench" -n -c 8 -j 2 -T "$DURATION" -f "$script" postgres \
+        >"$log" 2>&1 || rc=$?
+    sed 's/^/#   pgbench: /' "$log" | grep -E 'processed|failed|abort|tps' >&2 || true
+    failed="$(sed -nE 's/.*number of failed transactions: ([0-9]+).*/\1/p' "$log")"
+    if [[ -z $failed ]]; then failed=$((rc != 0)); elif ((rc != 0)); then failed=$((failed + 1)); fi
+    echo "$failed"
+}
+check "witness: failed transactions" "$(pgbench_round "$WORK/round1.log" "$WORK/ordered.sql")" "0"
 rows="$(q "SELECT count(*) FROM ordered")"
 if ((rows > 1000)); then ok "witness: calls recorded: $rows"; else bad "witness: only $rows calls"; fi
 check "witness: backends taking part" "$(q "SELECT count(DISTINCT pid) FROM ordered")" "8"
@@ -65,10 +77,7 @@ q "CREATE TABLE raced (seq bigserial PRIMARY KEY, pid int DEFAULT pg_backend_pid
 cat >"$WORK/raced.sql" <<'EOF'
 INSERT INTO raced (id) SELECT gen_monotonic_ulid() FROM generate_series(1, 50);
 EOF
-cluster_run mono "$ULID_PG_BINDIR/pgbench" -n -c 8 -j 2 -T "$DURATION" -f "$WORK/raced.sql" postgres \
-    >"$WORK/round2.log" 2>&1 || true
-sed 's/^/#   pgbench: /' "$WORK/round2.log" | grep -E 'processed|failed|tps' || true
-check "race: failed transactions" "$(sed -nE 's/.*number of failed transactions: ([0-9]+).*/\1/p' "$WORK/round2.log")" "0"
+check "race: failed transactions" "$(pgbench_round "$WORK/round2.log" "$WORK/raced.sql")" "0"
 check "race: duplicate ids" "$(q "SELECT count(*) - count(DISTINCT id) FROM raced")" "0"
 check "race: per-backend order violations" \
     "$(q "SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY pid ORDER BY seq) AS prev FROM raced) x WHERE prev >= id")" "0"
@@ -117,5 +126,29 @@ after="$(q "SELECT gen_monotonic_ulid()")"
 check "restart: first value after restart is new" "$(q "SELECT '$after'::ulid <> ALL (SELECT id FROM raced UNION ALL SELECT id FROM ordered)")" "t"
 check "restart: clock moved on, so the new value is above the old maximum" \
     "$(q "SELECT '$after'::ulid > '$before'::ulid")" "t"
+
+# ---- without the preload
+cluster_stop mono
+cluster_conf mono "shared_preload_libraries = ''"
+cluster_start mono
+check "not preloaded" "$(q "SHOW shared_preload_libraries")" ""
+if (($(q "SHOW server_version_num") >= 170000)); then
+    note "PostgreSQL $(q "SHOW server_version"): state in the dynamic shared memory registry"
+    q "TRUNCATE ordered" >/dev/null
+    check "registry witness: failed transactions" "$(pgbench_round "$WORK/round3.log" "$WORK/ordered.sql")" "0"
+    rows="$(q "SELECT count(*) FROM ordered")"
+    if ((rows > 1000)); then ok "registry witness: calls recorded: $rows"; else bad "registry witness: only $rows calls"; fi
+    check "registry witness: backends taking part" "$(q "SELECT count(DISTINCT pid) FROM ordered")" "8"
+    check "registry witness: rank by id equals rank by sequence" \
+        "$(q "SELECT count(*) FROM (SELECT rank() OVER (ORDER BY id) AS a, rank() OVER (ORDER BY seq) AS b FROM ordered) x WHERE a <> b")" "0"
+    check "registry witness: duplicate ids" "$(q "SELECT count(*) - count(DISTINCT id) FROM ordered")" "0"
+    check "registry witness: continues above the values before the restart" \
+        "$(q "SELECT (SELECT min(id) FROM ordered) > '$after'::ulid")" "t"
+else
+    note "PostgreSQL $(q "SHOW server_version"): shared memory only at server start, so the call must fail"
+    err="$(cluster_psql mono -d postgres -Atc '\set VERBOSITY verbose' -c "SELECT gen_monotonic_ulid()" 2>&1 >/dev/null || true)"
+    expect_contains "no preload: SQLSTATE 55000" "$err" "ERROR:  55000: gen_monotonic_ulid() needs the ulid library in shared_preload_libraries"
+    expect_contains "no preload: the hint names the setting" "$err" "HINT:  Add 'ulid' to shared_preload_libraries"
+fi
 
 checks_summary

@@ -25,7 +25,7 @@ cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 source test/lib/checks.sh
 suite_exit_on_signals
 
-PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
+PG_CONFIG="${PG_CONFIG:-pg_config}" # the major under test (ulid_virtualenv sets it)
 WORK="$(mktemp -d -t ulid-pkg.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 

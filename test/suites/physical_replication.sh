@@ -23,7 +23,7 @@ suite_exit_on_signals
 WAIT="${ULID_REPL_WAIT:-90}"
 ROWS=200000
 
-q() { cluster_psql "$1" -d postgres -At -c "$2"; }
+q() { cluster_psql "$1" -d postgres -At <<<"$2"; }
 # qs SQL: on the standby, with only index scans allowed
 qs() {
     q standby "SET enable_seqscan = off; SET enable_bitmapscan = off; SET enable_hashjoin = off;

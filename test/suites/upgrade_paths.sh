@@ -37,8 +37,8 @@ here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 source "$here/../lib/checks.sh"
 root="$(cd -- "$here/../.." && pwd -P)"
 
-pg_config="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
-bindir="$("$pg_config" --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)"
+pg_config="${PG_CONFIG:-pg_config}" # the major under test (ulid_virtualenv sets PG_CONFIG)
+bindir="$("$pg_config" --bindir)"
 extdir="$("$pg_config" --sharedir 2>/dev/null)/extension"
 BASE="${PGDATABASE:-postgres}"
 
@@ -54,7 +54,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-q() { "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -d "$1" -c "$2"; }
+q() { "$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -d "$1" <<<"$2"; }
 
 # fresh_db SUFFIX: create an empty database, print its name
 fresh_db() {
