@@ -50,7 +50,7 @@ BACKFILL=2000 # orders over 10 days, one every 7 minutes 12 seconds from 2025-03
 LIVE=500      # orders with DEFAULT gen_ulid()
 
 # q NODE SQL: one query, unaligned tuples-only output
-q() { cluster_psql "$1" -d postgres -At -c "$2"; }
+q() { cluster_psql "$1" -d postgres -At <<<"$2"; } # (stdin: psql < 15 shows only the last result of -c)
 # c SQL: one query on the coordinator
 c() { q coord "$1"; }
 # per_worker TABLE WHERE: "<rows on worker 1> <rows on worker 2>" from the shard placements

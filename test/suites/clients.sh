@@ -38,7 +38,7 @@ if ! mkdir -p "$CACHE" 2>/dev/null || [[ ! -w $CACHE ]]; then
 fi
 export PYTHONDONTWRITEBYTECODE=1 # nothing written into the checkout
 
-q() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -At -v ON_ERROR_STOP=1 -c "$1"; }
+q() { PGOPTIONS="-c client_min_messages=warning" psql -X -q -At -v ON_ERROR_STOP=1 <<<"$1"; } # (stdin: psql < 15 shows only the last result of -c)
 
 echo "# setup"
 must "client packages (ULID_CLIENT_PACKAGES)" ulid_ensure_packages "${ULID_CLIENT_PACKAGES[@]}"

@@ -92,10 +92,7 @@ q "CREATE SEQUENCE hb_seq; CREATE TABLE hb (before bigint NOT NULL, id ulid NOT 
 cat >"$WORK/hb.sql" <<'EOF'
 INSERT INTO hb SELECT nextval('hb_seq'), gen_monotonic_ulid(), nextval('hb_seq'), pg_backend_pid() FROM generate_series(1, 20);
 EOF
-cluster_run mono "$ULID_PG_BINDIR/pgbench" -n -c 8 -j 2 -T "$DURATION" -f "$WORK/hb.sql" postgres \
-    >"$WORK/round3.log" 2>&1 || true
-sed 's/^/#   pgbench: /' "$WORK/round3.log" | grep -E 'processed|failed|tps' || true
-check "happens-before: failed transactions" "$(sed -nE 's/.*number of failed transactions: ([0-9]+).*/\1/p' "$WORK/round3.log")" "0"
+check "happens-before: failed transactions" "$(pgbench_round "$WORK/round3.log" "$WORK/hb.sql")" "0"
 check "happens-before: the sequence brackets every call (before < after)" "$(q "SELECT count(*) FROM hb WHERE before >= after")" "0"
 # For each call b: the largest id among the calls that ended before b began (after < b.before),
 # as a running maximum over the calls' ends and beginnings in sequence order (all positions differ).
@@ -135,7 +132,7 @@ check "not preloaded" "$(q "SHOW shared_preload_libraries")" ""
 if (($(q "SHOW server_version_num") >= 170000)); then
     note "PostgreSQL $(q "SHOW server_version"): state in the dynamic shared memory registry"
     q "TRUNCATE ordered" >/dev/null
-    check "registry witness: failed transactions" "$(pgbench_round "$WORK/round3.log" "$WORK/ordered.sql")" "0"
+    check "registry witness: failed transactions" "$(pgbench_round "$WORK/round4.log" "$WORK/ordered.sql")" "0"
     rows="$(q "SELECT count(*) FROM ordered")"
     if ((rows > 1000)); then ok "registry witness: calls recorded: $rows"; else bad "registry witness: only $rows calls"; fi
     check "registry witness: backends taking part" "$(q "SELECT count(DISTINCT pid) FROM ordered")" "8"

@@ -34,7 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-q() { psql -X -At -v ON_ERROR_STOP=1 -d "$DB" -c "$1"; }
+q() { psql -X -At -v ON_ERROR_STOP=1 -d "$DB" <<<"$1"; } # (stdin: psql < 15 shows only the last result of -c)
 as_role() { # ROLE psql-args...: connect over TCP as ROLE
     local role="$1"
     shift
