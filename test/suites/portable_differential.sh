@@ -79,7 +79,7 @@ expect_str "the application role (no privileges) generates, encodes and decodes"
                           + count(DISTINCT ulid_portable.gen_random_ulid()) FROM generate_series(1, 100)")" 200
 
 expect_str "one session switching roles (SET ROLE) keeps one increasing state" \
-    "$(psql -X -q -At -d "$DB" -c "CREATE TEMP TABLE v (n serial, id uuid);
+    "$(psql -X -q -At -d "$DB" <<<"CREATE TEMP TABLE v (n serial, id uuid);
           INSERT INTO v (id) SELECT ulid_portable.gen_ulid() FROM generate_series(1, 10);
           GRANT SELECT ON v TO $APP;
           SET ROLE $APP;
@@ -311,8 +311,8 @@ expect_contains "a session's first gen_ulid() in a read-only transaction: 25006 
     "$(psql -X -At -d "$DB" -c "\\set VERBOSITY verbose" -c "BEGIN READ ONLY; SELECT ulid_portable.gen_ulid();" 2>&1)" \
     "ERROR:  25006: cannot execute CREATE SEQUENCE in a read-only transaction"
 expect_str "after a first call, read-only transactions generate (setval of a temporary sequence)" \
-    "$(psql -X -q -At -d "$DB" -c "SELECT ulid_portable.gen_ulid() IS NOT NULL" \
-        -c "BEGIN READ ONLY; SELECT ulid_portable.gen_ulid() IS NOT NULL; COMMIT;" 2>&1 | tr '\n' ' ')" "t t "
+    "$(psql -X -q -At -d "$DB" <<<"SELECT ulid_portable.gen_ulid() IS NOT NULL;
+        BEGIN READ ONLY; SELECT ulid_portable.gen_ulid() IS NOT NULL; COMMIT;" 2>&1 | tr '\n' ' ')" "t t "
 
 echo "# gen_ulid(): increment, carry and overflow from planted states"
 # STATE hi lo -> setval; ms 2^47 + 5 is far in the future, so the next call increments
