@@ -101,6 +101,8 @@ ulid_pg_packages() {
 }
 
 mapfile -t ULID_PACKAGES < <(ulid_pg_packages "$ULID_PG_MAJOR")
+# What building and installing the extension alone needs (scripts/demo): no test tools, no clients.
+ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" build-essential g++ make)
 ULID_PACKAGES+=("${ULID_COMMON_PACKAGES[@]}")
 
 # ulid_pg_ensure_server: build PostgreSQL $ULID_PG_MAJOR when it is a source-built major (cached:
