@@ -159,6 +159,8 @@ $fn$;
 COMMENT ON FUNCTION ulid_portable.random_at(pg_catalog.int8) IS
     'a ULID at a Unix millisecond (0 to 2^48-1, not checked) with 80 fresh random bits';
 
+-- random_at()'s expression, written out rather than called: the call (a SQL function with a FROM
+-- clause is never inlined) doubled the cost per row (0.97 s against 0.49 s for 200,000 rows here).
 CREATE OR REPLACE FUNCTION ulid_portable.gen_random_ulid() RETURNS pg_catalog.uuid
 LANGUAGE plpgsql VOLATILE PARALLEL SAFE SECURITY INVOKER AS $fn$
 DECLARE
