@@ -39,7 +39,7 @@ await c.run('checks', async () => {
     .values({ id: KNOWN_LOWER_ALIAS, parent: row.id, tags: [KNOWN, null, MAX], what: 'given' }).returning();
   c.equal('insert of a given id (lower case, l for 1), parent, ulid[] tags',
     [given.id, given.parent], [KNOWN, row.id]);
-  // Drizzle's own array-literal parser reads a NULL element as the string 'NULL' (documented in README; this
+  // Drizzle's own array-literal parser reads a NULL element as the string 'NULL' (documented in docs/clients-node.md; this
   // fails once Drizzle reads it as null); node-postgres's parser (registerUlid) gets it right
   c.equal('ulid[] without registerUlid: Drizzle reads a NULL element as "NULL"', given.tags, [KNOWN, 'NULL', MAX]);
   await registerUlid(pool);

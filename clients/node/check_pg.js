@@ -27,7 +27,7 @@ await c.run('checks', async () => {
   c.isUlid('default (text mode): gen_ulid() is a string', await one('SELECT gen_ulid()'));
   c.equal('default: ulid[] is one unparsed string', await one(ARR_SQL, [KNOWN]), `{${KNOWN},NULL,${MAX}}`);
   // binary: true is no way to read ulid: pg-protocol decodes every field as UTF-8 text, so 16 raw
-  // bytes come back mangled (documented in README; this fails once node-postgres keeps the bytes)
+  // bytes come back mangled (documented in docs/clients-node.md; this fails once node-postgres keeps the bytes)
   const mangled = await one('SELECT $1::ulid', [KNOWN], true);
   c.equal('binary: true mangles the 16 bytes (UTF-8 decoding in pg-protocol)',
     [typeof mangled, Buffer.from(mangled).toString('hex') === KNOWN_HEX], ['string', false]);

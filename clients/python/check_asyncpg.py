@@ -34,7 +34,7 @@ async def defaults(conn):
     await conn.execute("CREATE TEMP TABLE t (id ulid)")
     try:
         await conn.copy_records_to_table("t", records=[(KNOWN,)])
-        c.bad("default: copy_records_to_table worked without the codec (README says it needs register_ulid)")
+        c.bad("default: copy_records_to_table worked without the codec (docs/clients-python.md says it needs register_ulid)")
     except asyncpg.InternalClientError as e:
         c.equal("default: copy_records_to_table needs the binary codec", str(e).split(" (")[0],
                 "no binary format encoder for type ulid")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Citus: a coordinator and two workers of its own on loopback (test/lib/cluster.sh), running the
-# recipes test/suites/recipes/citus_*.sql verbatim (README.md, "Citus", quotes them). Runs when Citus
+# recipes test/suites/recipes/citus_*.sql verbatim (docs/scaling-out.md, "Citus", quotes them). Runs when Citus
 # is installed for the server under test; otherwise prints SKIPPED with the reason and exits 77
 # (Citus is not in Debian's archive). The workers run with TimeZone = 'Asia/Tokyo', the
 # coordinator with UTC. Checks:
@@ -37,7 +37,7 @@ PGVERSION_TEXT="$("$PG_CONFIG" --version)"
 CITUS_CONTROL="$("$PG_CONFIG" --sharedir)/extension/citus.control"
 if [[ ! -f $CITUS_CONTROL || ! -f "$("$PG_CONFIG" --pkglibdir)/citus.so" ]]; then
     echo "SKIPPED: Citus is not installed for $PGVERSION_TEXT (no $CITUS_CONTROL); it is not in" \
-        "Debian's archive: build it from its source to run this suite (README.md, \"Citus\")"
+        "Debian's archive: build it from its source to run this suite (docs/scaling-out.md, \"Citus\")"
     exit 77
 fi
 source test/lib/cluster.sh

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Clients: the real drivers and ORMs against the server, each running the recipes in clients/
-# (README "Using ulid from your application" quotes them; packaging.sh checks the quotes).
+# (docs/clients-*.md quote them; packaging.sh checks the quotes).
 #
 # For each driver (psycopg 3, psycopg2, asyncpg, pgjdbc, pgx v4, ruby-pg, node-postgres): gen_ulid()
 # as the 26-character string in text mode and, after the recipe's one-time registration, in the
 # driver's binary mode (where it has one); ulid parameters as strings, and as 16 bytes or the
 # driver's uuid type where it sends binary; ulid[] both ways; NULL both ways; COPY text and binary
-# (where the driver offers it; asyncpg's copy_records_to_table through the README's codec); a time
+# (where the driver offers it; asyncpg's copy_records_to_table through the docs' codec); a time
 # range with ulid_min/ulid_max bounds as parameters; a bad string as the driver's error with SQLSTATE
 # 22P02. For each ORM (SQLAlchemy, Django with its migration, Drizzle with drizzle-kit's migration):
 # the schema from the ORM with a ulid primary key defaulting to gen_ulid() on the server, inserts,

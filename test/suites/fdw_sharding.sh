@@ -68,7 +68,7 @@ SQL
 
 P1="$(cluster_port shard1)"
 P2="$(cluster_port shard2)"
-# The coordinator side: the recipe in README.md ("Scaling out"), with this run's ports.
+# The coordinator side: the recipe in docs/scaling-out.md, with this run's ports.
 must "coordinator: servers with extensions 'ulid', user mappings, events PARTITION BY HASH (id) over 4 foreign tables" qf coord <<SQL
 CREATE EXTENSION postgres_fdw;
 CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw

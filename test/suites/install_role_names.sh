@@ -151,7 +151,7 @@ for i in $(seq 1 "$count"); do
     else
         install="CREATE EXTENSION ulid SCHEMA ulid_rn_s$i;"
     fi
-    # and the refresh round trip after pg_upgrade (README, "Upgrading"), where the release has it
+    # and the refresh round trip after pg_upgrade (docs/upgrading.md), where the release has it
     if [[ -f "$sharedir/extension/ulid--$default--$default+refresh.sql" ]]; then
         install+=" ALTER EXTENSION ulid UPDATE TO '$default+refresh'; ALTER EXTENSION ulid UPDATE;"
     fi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Migration recipes, run verbatim from test/suites/recipes/*.sql on a server of its own
-# (test/lib/cluster.sh); README.md ("Scaling out") shows the same files.
+# (test/lib/cluster.sh); docs/migrating.md shows the same files.
 #
 # (a) migrate_uuid_to_ulid.sql: customers.id (uuid primary key; random v4 and time-ordered v7
 #     values) and orders.id / orders.customer_id (uuid, foreign key ON DELETE CASCADE) become ulid

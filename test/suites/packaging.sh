@@ -16,7 +16,7 @@
 #     script and ulid.so where pg_config says;
 #   - the recipes (test/suites/recipes/*.sql and *.sh: migration, partitioning, Citus, portable
 #     edition) and the client recipes (clients/: all but the check* programs, package manifests and
-#     tool-written migrations) are quoted verbatim in README.md.
+#     tool-written migrations) are quoted verbatim in README.md or a page of docs/.
 # Needs python3, and for make dist a git checkout, git and the PostgreSQL server headers (outside a
 # git checkout, e.g. in an unpacked release, those checks are skipped with a note). Prints one line
 # per check, exits non-zero on any violation.
@@ -65,9 +65,9 @@ expect_str "META.json provides.ulid.abstract = the control file's comment" "$(me
 expect_str "META.json requires PostgreSQL >= 13 at run time" "$(meta prereqs runtime requires PostgreSQL)" "13.0.0"
 expect_str "META.json meta-spec version" "$(meta meta-spec version)" "1.0.0"
 
-# quoted FILE: FILE's whole text (trimmed) appears verbatim in README.md
+# quoted FILE: FILE's whole text (trimmed) appears verbatim in README.md or in one of docs/*.md
 quoted() {
-    python3 - "$1" README.md <<'PY'
+    python3 - "$1" README.md docs/*.md <<'PY'
 import os, sys
 recipe = open(sys.argv[1], encoding="utf-8").read().strip()
 sys.exit(0 if any(os.path.exists(d) and recipe in open(d, encoding="utf-8").read() for d in sys.argv[2:]) else 1)
@@ -86,9 +86,9 @@ else
 fi
 for f in test/suites/recipes/*.sql test/suites/recipes/*.sh "${client_recipes[@]}"; do
     if quoted "$f"; then
-        ok "$f is quoted in README.md"
+        ok "$f is quoted in README.md or docs/"
     else
-        bad "$f is not quoted verbatim in README.md"
+        bad "$f is not quoted verbatim in README.md or docs/*.md"
     fi
 done
 

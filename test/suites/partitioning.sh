@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Time partitioning on the ulid key: the recipes in test/suites/recipes/partition_*.sql, run verbatim
-# (README.md, "Partitioning by time", quotes them).
+# (docs/time-and-partitioning.md quotes them).
 #
 # On the suite's server (PG* environment):
 #   - partition_by_month.sql: events PARTITION BY RANGE (id), monthly partitions bounded by

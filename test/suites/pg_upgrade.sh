@@ -27,7 +27,7 @@
 #     an orphan refused with 23503), in a transaction rolled back so the rows stay as they were;
 #   - before the documented step the new major's extras are missing (minmax-multi/bloom coming from
 #     13, skip support coming from 17 or 13); after it (ALTER EXTENSION ulid UPDATE TO
-#     '0.2.0+refresh'; ALTER EXTENSION ulid UPDATE; README, "Upgrading") both databases are at the
+#     '0.2.0+refresh'; ALTER EXTENSION ulid UPDATE; docs/upgrading.md) both databases are at the
 #     default version with exactly the catalog of a fresh install on the new major, minmax-multi and
 #     bloom BRIN indexes build and answer (bitmap scans), and on 18 b-tree support function 6 is
 #     ulid_skipsupport and the carried-over index on (5 adjacent ulid values, n) now skip-scans

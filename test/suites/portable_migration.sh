@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The portable edition's ways up and down, with the recipes of test/suites/recipes run verbatim
-# (README.md, "On managed services", quotes them):
+# (docs/portable.md quotes them):
 # (up)   customers (uuid primary key) and orders (uuid primary key, uuid foreign key ON DELETE
 #        CASCADE, an index on it), keys filled by ulid_portable.gen_ulid(), move to the native type
 #        with migrate_uuid_to_ulid.sql: no table rewritten (relfilenode unchanged), every key reads

@@ -15,7 +15,7 @@
 #     to the fresh install's; also when the old version was installed on an older major (what
 #     pg_upgrade carries over): the objects some majors lack (BRIN minmax-multi/bloom before 14,
 #     skip support before 18) are taken out of the extension first, and the update adds them back;
-#   - the refresh round trip after pg_upgrade (README, "Upgrading"): '<default>+refresh' is a
+#   - the refresh round trip after pg_upgrade (docs/upgrading.md): '<default>+refresh' is a
 #     waypoint, not a release (update scripts <default>--<default>+refresh and back, no install
 #     script); ALTER EXTENSION ulid UPDATE TO '<default>+refresh' then UPDATE gives the fresh
 #     install's description, on a fresh install and with the major-dependent objects taken out; it
@@ -156,7 +156,7 @@ if ((has_refresh)); then
     done
     [[ -f $root/ulid--$refresh.sql ]] && bad "ulid--$refresh.sql: the refresh waypoint must have no install script"
 else
-    bad "no refresh round trip for $default (ulid--$default--$refresh.sql and back; README, Upgrading)"
+    bad "no refresh round trip for $default (ulid--$default--$refresh.sql and back; docs/upgrading.md)"
 fi
 
 # ---------------------------------------------------------------------------------------------
