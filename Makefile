@@ -2,7 +2,12 @@
 EXTENSION    = ulid
 EXTVERSION   = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" ulid.control)
 MODULE_big   = ulid
-DATA         = $(wildcard ulid--*.sql)
+# Install and released update scripts are committed files; the update scripts that share one body
+# (every update into a version, and its refresh waypoint) are made from src/sql/update-to-<to>.sql
+# by the rule below. A released script never changes: test/lib/released_scripts.sha256 pins each.
+UPDATE_EDGES = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh
+DATA_built   = $(foreach e,$(UPDATE_EDGES),ulid--$(e).sql)
+DATA         = $(filter-out $(DATA_built),$(notdir $(wildcard $(srcdir)/ulid--*.sql)))
 CORE_SRCS    = $(wildcard src/core/*.cpp)
 PG_SRCS      = $(wildcard src/pg/*.cpp)
 OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
@@ -38,6 +43,15 @@ PG_CPPFLAGS += -DULID_TEST_THROW
 SHLIB_LINK  += -Wl,-Bsymbolic
 endif
 
+# make ULID_TEST_LAYOUT=N: a test-only build whose server-wide state of gen_monotonic_ulid() claims
+# layout N (src/pg/shared_state.cpp), named ulid_test_layout.so and never installed, for
+# test/suites/monotonic_shared.sh: loaded beside ulid.so in one server, one of them must refuse.
+ifdef ULID_TEST_LAYOUT
+MODULE_big   = ulid_test_layout
+PG_CPPFLAGS += -DULID_TEST_LAYOUT=$(ULID_TEST_LAYOUT)
+SHLIB_LINK  += -Wl,-Bsymbolic
+endif
+
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
@@ -45,12 +59,23 @@ include $(PGXS)
 # are few, so every object depends on all of them.
 $(OBJS) $(OBJS:.o=.bc): $(wildcard src/core/*.hpp src/pg/*.hpp src/pg/*.h)
 
-ifdef ULID_TEST_THROW
+ifneq ($(ULID_TEST_THROW)$(ULID_TEST_LAYOUT),)
 install: refuse-test-install
 .PHONY: refuse-test-install
 refuse-test-install:
-	@echo "make install: ULID_TEST_THROW=1 is a test-only build; it is never installed" >&2; exit 1
+	@echo "make install: ULID_TEST_THROW / ULID_TEST_LAYOUT make test-only builds; they are never installed" >&2; exit 1
 endif
+
+# ulid--<from>--<to>.sql: a header naming the edge, then src/sql/update-to-<to>.sql (<to> without a
+# '+refresh' suffix: the refresh waypoint runs the same body as every other update into <to>).
+define update_script
+ulid--$(1).sql: $$(srcdir)/src/sql/update-to-$$(firstword $$(subst +, ,$$(lastword $$(subst --, ,$(1))))).sql
+	{ printf -- '-- ulid %s -> %s: made by the Makefile from %s; do not edit.\n' \
+	    '$$(firstword $$(subst --, ,$(1)))' '$$(lastword $$(subst --, ,$(1)))' 'src/sql/$$(notdir $$<)'; \
+	  printf '\n\\echo Use "ALTER EXTENSION ulid UPDATE" to load this file. \\quit\n\n'; \
+	  cat $$<; } >$$@.tmp && mv $$@.tmp $$@
+endef
+$(foreach e,$(UPDATE_EDGES),$(eval $(call update_script,$(e))))
 
 # The JIT bitcode of the C++ sources needs the same language level.
 override BITCODE_CXXFLAGS += -std=c++17 -Wno-register

@@ -1,6 +1,7 @@
 -- Packaging: every object has a comment, the extension is trusted and relocatable, and it can be
 -- dropped cleanly.
-SELECT extname, extversion, extrelocatable FROM pg_extension WHERE extname = 'ulid';
+SELECT e.extname, e.extversion = a.default_version AS default_version, e.extrelocatable
+FROM pg_extension e JOIN pg_available_extensions a ON a.name = e.extname WHERE e.extname = 'ulid';
 -- Every member object carries a COMMENT.
 SELECT pg_describe_object(d.classid, d.objid, d.objsubid) AS uncommented
 FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid'

@@ -31,4 +31,5 @@ BEGIN
     END LOOP;
 END
 $$;
-SELECT extname, extversion, extrelocatable FROM pg_extension WHERE extname = 'ulid';
+SELECT e.extname, e.extversion = a.default_version AS default_version, e.extrelocatable
+FROM pg_extension e JOIN pg_available_extensions a ON a.name = e.extname WHERE e.extname = 'ulid';

@@ -146,18 +146,49 @@ for v in "${versions[@]}"; do
 done
 note "released versions older than $default: ${older[*]:-none} (${#older[@]})"
 refresh="$default+refresh"
+# Waypoints: '<v>+refresh' for each release that has the round trip (0.2.0 on; released ones stay).
+mapfile -t waypoints < <(for e in "${edges[@]}"; do
+    for x in "${e%%--*}" "${e#*--}"; do [[ $x == *+refresh ]] && printf '%s\n' "$x"; done
+done | sort -uV)
 if ((has_refresh)); then
-    for e in "$default--$refresh" "$refresh--$default"; do
-        if [[ -f $root/ulid--$e.sql ]]; then ok "refresh edge ulid--$e.sql exists"; else bad "refresh edge ulid--$e.sql is missing"; fi
+    for w in "${waypoints[@]}"; do
+        v="${w%+refresh}"
+        for e in "$v--$w" "$w--$v"; do
+            if [[ -f $root/ulid--$e.sql ]]; then ok "refresh edge ulid--$e.sql exists"; else bad "refresh edge ulid--$e.sql is missing"; fi
+        done
+        [[ -f $root/ulid--$w.sql ]] && bad "ulid--$w.sql: the refresh waypoint must have no install script"
     done
     for e in "${edges[@]}"; do
-        [[ $e == *+refresh* && $e != "$default--$refresh" && $e != "$refresh--$default" && $e != *--"$default" ]] &&
-            bad "update script ulid--$e.sql: a refresh waypoint of another version must lead back to $default"
+        a="${e%%--*}" b="${e#*--}"
+        [[ $e == *+refresh* && $b != "$a+refresh" && $a != "$b+refresh" ]] &&
+            bad "update script ulid--$e.sql: a refresh waypoint leads only from its version and back to it"
     done
-    [[ -f $root/ulid--$refresh.sql ]] && bad "ulid--$refresh.sql: the refresh waypoint must have no install script"
+    [[ " ${waypoints[*]} " == *" $refresh "* ]] ||
+        bad "no refresh round trip for $default (ulid--$default--$refresh.sql and back; docs/upgrading.md)"
 else
     bad "no refresh round trip for $default (ulid--$default--$refresh.sql and back; docs/upgrading.md)"
 fi
+
+# Released scripts never change: test/lib/released_scripts.sha256 pins every script of every
+# released version (default_version included: it is released once it lands), committed or made by
+# the Makefile; a script of such a version that is not pinned is an error too.
+manifest="$here/../lib/released_scripts.sha256"
+pinned=0
+while read -r sum file; do
+    [[ -z $sum || $sum == \#* ]] && continue
+    pinned=$((pinned + 1))
+    if [[ ! -f $root/$file ]]; then
+        bad "released script $file is missing (built? make)"
+    elif [[ "$(sha256sum "$root/$file" | cut -d' ' -f1)" != "$sum" ]]; then
+        bad "released script $file changed (a released script never changes: make a new release)"
+    fi
+done <"$manifest"
+for f in "$root"/ulid--*.sql; do
+    b="$(basename "$f")"
+    grep -q " $b\$" "$manifest" && continue
+    bad "$b is not pinned in test/lib/released_scripts.sha256 (a script of a released version)"
+done
+expect "released scripts pinned and unchanged" "$pinned" -gt 0
 
 # ---------------------------------------------------------------------------------------------
 # what the server has
@@ -165,7 +196,7 @@ echo
 echo "# server: ${PGHOST:-?}:${PGPORT:-?}, scripts under $extdir"
 server_versions="$(q "$BASE" "SELECT string_agg(version, ' ' ORDER BY version) FROM pg_available_extension_versions WHERE name = 'ulid'")"
 # (the server also lists versions it reaches by an update path from an installable one: the waypoint)
-repo_versions="$( (printf '%s\n' "${installs[@]}" && ((has_refresh)) && printf '%s\n' "$refresh") | grep -v '^$' | sort | tr '\n' ' ' | sed 's/ $//')"
+repo_versions="$(printf '%s\n' "${installs[@]}" "${waypoints[@]}" | grep -v '^$' | sort | tr '\n' ' ' | sed 's/ $//')"
 expect_str "versions the server can install = the repository's ($repo_versions)" \
     "$server_versions" "$repo_versions"
 expect_str "the server's default_version" \
@@ -296,6 +327,117 @@ if ((has_refresh)); then
     else
         note "this major has no BRIN bloom: the refusal of a foreign ulid_bloom_ops is not checked here"
     fi
+fi
+
+# ---------------------------------------------------------------------------------------------
+# A lone operator family of a name the scripts create, not the extension's own (left by hand, or
+# by a class dropped as a refusal told): the install and every update into the default version
+# refuse it (42710, naming the family) and change nothing; after the documented fix (drop that
+# family) they go through, and pg_dump | psql of the database works.
+FAMILIES_14=("ulid_minmax_multi_ops brin" "ulid_bloom_ops brin")
+FAMILIES=("ulid_ops btree" "ulid_ops hash" "ulid_minmax_ops brin")
+server_num="$(q "$BASE" "SHOW server_version_num")"
+((server_num >= 140000)) && FAMILIES+=("${FAMILIES_14[@]}")
+
+# refused DB WHAT SQL NAME AM: SQL fails with 42710 naming the family NAME for AM
+refused() {
+    local err
+    err="$("$bindir/psql" -X -qAt -v ON_ERROR_STOP=1 -v VERBOSITY=verbose -d "$1" <<<"$3" 2>&1 >/dev/null || true)"
+    expect_match "$2: refused with 42710 naming operator family $4 ($5)" "$err" \
+        "ERROR:  42710: operator family \"?$4\"? for access method \"?$5\"? already exists"
+}
+
+# dump_restores DB WHAT: pg_dump DB | psql into a fresh database without an error; same catalog
+dump_restores() {
+    local copy
+    copy="$(fresh_db "${1}_restored")"
+    if "$bindir/pg_dump" -d "$1" >"$WORK/dump.sql" 2>"$WORK/dump.err" &&
+        "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -d "$copy" -f "$WORK/dump.sql" >/dev/null 2>"$WORK/restore.err"; then
+        ok "$2: pg_dump | psql into a fresh database"
+        describe "$1" >"$WORK/dumped.txt"
+        describe "$copy" >"$WORK/restored.txt"
+        if cmp -s "$WORK/dumped.txt" "$WORK/restored.txt"; then
+            ok "$2: the restored catalog equals the dumped one"
+        else
+            bad "$2: the restored catalog differs from the dumped one"
+        fi
+    else
+        bad "$2: pg_dump | psql failed: $(cat "$WORK/dump.err" "$WORK/restore.err" | grep -m 1 ERROR)"
+    fi
+}
+
+echo
+echo "# a lone foreign operator family of each name the scripts create"
+for fa in "${FAMILIES[@]}"; do
+    read -r fam am <<<"$fa"
+    db="$(fresh_db "lone_${fam}_$am")"
+    q "$db" "CREATE OPERATOR FAMILY public.$fam USING $am"
+    refused "$db" "CREATE EXTENSION ulid with a foreign $fam ($am) in its schema" "CREATE EXTENSION ulid" "$fam" "$am"
+    expect_str "nothing installed after the refusal ($fam, $am)" \
+        "$(q "$db" "SELECT count(*) FROM pg_extension WHERE extname = 'ulid'")/$(q "$db" "SELECT count(*) FROM pg_type WHERE typname = 'ulid'")/$(q "$db" "SELECT count(*) FROM pg_opfamily WHERE opfname = '$fam'")" \
+        "0/0/1"
+    q "$db" "DROP OPERATOR FAMILY public.$fam USING $am"
+    if q "$db" "CREATE EXTENSION ulid"; then ok "after DROP OPERATOR FAMILY $fam: CREATE EXTENSION ulid"; else bad "after DROP OPERATOR FAMILY $fam: CREATE EXTENSION ulid"; fi
+    same_as_fresh "$db" "installed after the foreign $fam ($am) was dropped"
+done
+
+if ((server_num >= 140000)); then
+    # every update into the default version, from each older release and through the refresh
+    # round trip, with the BRIN classes missing (as after pg_upgrade from 13) and a foreign family
+    for fa in "${FAMILIES_14[@]}"; do
+        read -r fam am <<<"$fa"
+        for from in "${older[@]}" "$refresh"; do
+            db="$(fresh_db "lone_update_${fam}_${from}")"
+            if [[ $from == "$refresh" ]]; then
+                q "$db" "CREATE EXTENSION ulid"
+                step="ALTER EXTENSION ulid UPDATE TO '$refresh'"
+                was="$default"
+            else
+                q "$db" "CREATE EXTENSION ulid VERSION '$from'"
+                step="ALTER EXTENSION ulid UPDATE"
+                was="$from"
+            fi
+            as_if_older_major "$db" >/dev/null
+            # the issue's sequence: a same-named class made by hand (refused as before: 42710),
+            # dropped as told, leaving its implicit family behind
+            q "$db" "CREATE OPERATOR CLASS public.$fam FOR TYPE public.ulid USING brin AS
+                     OPERATOR 1 public.= (public.ulid, public.ulid),
+                     FUNCTION 1 pg_catalog.brin_minmax_opcinfo(pg_catalog.internal),
+                     FUNCTION 2 pg_catalog.brin_minmax_add_value(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+                     FUNCTION 3 pg_catalog.brin_minmax_consistent(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
+                     FUNCTION 4 pg_catalog.brin_minmax_union(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal)"
+            err="$("$bindir/psql" -X -qAt -v VERBOSITY=verbose -d "$db" -c "$step" 2>&1 >/dev/null || true)"
+            expect_match "update from $from with a foreign class $fam: refused (42710)" "$err" \
+                "ERROR:  42710: operator class $fam for access method brin already exists and is not part of extension ulid"
+            q "$db" "DROP OPERATOR CLASS public.$fam USING brin"
+            describe "$db" >"$WORK/before_refusal.txt"
+            refused "$db" "update from $from after the class was dropped, its family left" "$step" "$fam" "$am"
+            expect_str "update from $from: version unchanged after the refusal" \
+                "$(q "$db" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$was"
+            describe "$db" >"$WORK/after_refusal.txt"
+            if cmp -s "$WORK/before_refusal.txt" "$WORK/after_refusal.txt"; then
+                ok "update from $from: catalog unchanged by the refusal"
+            else
+                bad "update from $from: the refusal changed the catalog"
+            fi
+            q "$db" "DROP OPERATOR FAMILY public.$fam USING brin"
+            if q "$db" "SET client_min_messages = warning; $step; ALTER EXTENSION ulid UPDATE" 2>"$WORK/update.err"; then
+                ok "update from $from after DROP OPERATOR FAMILY $fam"
+            else
+                bad "update from $from after DROP OPERATOR FAMILY $fam: $(head -n 1 "$WORK/update.err")"
+            fi
+            same_as_fresh "$db" "after the update from $from with $fam fixed"
+            dump_restores "$db" "update from $from with $fam fixed"
+        done
+    done
+else
+    note "this major has no BRIN minmax-multi/bloom: foreign families of those names are not touched"
+    db="$(fresh_db lone_13)"
+    q "$db" "CREATE OPERATOR FAMILY public.ulid_bloom_ops USING brin"
+    if q "$db" "CREATE EXTENSION ulid"; then ok "CREATE EXTENSION ulid beside an unrelated ulid_bloom_ops family (13)"; else bad "CREATE EXTENSION ulid beside ulid_bloom_ops (13)"; fi
+    expect_str "the foreign ulid_bloom_ops stays outside the extension (13)" \
+        "$(q "$db" "SELECT count(*) FROM pg_depend WHERE classid = 'pg_opfamily'::regclass AND deptype = 'e'
+                    AND objid = (SELECT oid FROM pg_opfamily WHERE opfname = 'ulid_bloom_ops')")" "0"
 fi
 
 checks_summary
