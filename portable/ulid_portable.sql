@@ -24,31 +24,45 @@
 -- state the next call increments, so no value is ever repeated and the order holds across ROLLBACK
 -- (a custom setting would be rolled back with the transaction and could repeat values). The first
 -- call of a session creates them (that needs the TEMP privilege and a writable transaction) and
--- waits for the next millisecond: a state lost with a rolled-back first transaction (or DISCARD
--- TEMP) then still cannot repeat what it handed out. Consequences: gen_ulid() is PARALLEL UNSAFE,
--- does not run on a standby, and a transaction that used it cannot be PREPAREd (two-phase commit);
--- gen_random_ulid() has none of these limits.
+-- waits for the next millisecond, so that a state lost with a rolled-back first transaction (or
+-- DISCARD TEMP) does not repeat a value of the current millisecond. That holds only while the
+-- clock does not go back: a state lost after the clock stepped back can give values below ones the
+-- session handed out before. The sequences are granted to PUBLIC so that every role the session
+-- switches to (SET ROLE, a pooler's role per request) shares one order; it follows that any of
+-- those roles can also rewind or spoil that order (setval on them: lower or repeated values, or
+-- 54000 on every later call). Where that matters, use the native extension, or gen_random_ulid().
+-- Consequences: gen_ulid() is PARALLEL UNSAFE, does not run on a standby, and a transaction that
+-- used it cannot be PREPAREd (two-phase commit); gen_random_ulid() has none of these limits.
 --
 -- Security: every function is SECURITY INVOKER and refers to built-ins as pg_catalog.name and
 -- OPERATOR(pg_catalog.op), and to its own objects schema-qualified, so no search_path (a caller's
--- or a planted one) changes what they call. The script refuses a schema ulid_portable that the
--- installing role does not own.
+-- or a planted one) changes what they call. The script refuses (42501) a schema ulid_portable that
+-- the installing role does not own itself, or that holds an object owned by another role: being a
+-- superuser or a member of the owner's role is not enough (CREATE OR REPLACE FUNCTION keeps a
+-- function's owner, who could rewrite it after a superuser "installed" it). The schema's owner is
+-- checked first, every object in it last, before COMMIT.
 
 BEGIN;
 
 CREATE SCHEMA IF NOT EXISTS ulid_portable;
 
 DO $guard$
+DECLARE
+    installer pg_catalog.oid := (SELECT r.oid FROM pg_catalog.pg_roles r
+                                 WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+    nsp_owner pg_catalog.oid;
 BEGIN
     IF (pg_catalog.current_setting('server_version_num')::pg_catalog.int4 OPERATOR(pg_catalog.>=) 130000) IS NOT TRUE THEN
         RAISE EXCEPTION USING ERRCODE = '0A000',
             MESSAGE = 'ulid_portable needs PostgreSQL 13 or later (core gen_random_uuid())';
     END IF;
-    IF (SELECT pg_catalog.pg_has_role(n.nspowner, 'USAGE')
-        FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'ulid_portable')
-       IS NOT TRUE THEN
+    SELECT n.nspowner INTO nsp_owner
+    FROM pg_catalog.pg_namespace n WHERE n.nspname OPERATOR(pg_catalog.=) 'ulid_portable';
+    IF (nsp_owner OPERATOR(pg_catalog.=) installer) IS NOT TRUE THEN
         RAISE EXCEPTION USING ERRCODE = '42501',
             MESSAGE = 'schema ulid_portable exists and is not owned by the installing role',
+            DETAIL = pg_catalog.format('It is owned by %s; the installing role is %s.',
+                                       nsp_owner::pg_catalog.regrole, CURRENT_USER),
             HINT = 'Drop it, or run this script as its owner.';
     END IF;
 END
@@ -183,8 +197,9 @@ COMMENT ON FUNCTION ulid_portable.gen_ulid(pg_catalog.timestamptz) IS
     'new ULID (as uuid) at the given time with fresh random entropy (for backfills; not monotonic)';
 
 -- The first call of a session (no state): create the state sequences and wait for the next
--- millisecond (a bounded spin), so that a state lost with a rolled-back first transaction cannot
--- make the new value repeat or undercut one already handed out. Returns the millisecond to use.
+-- millisecond (a bounded spin), so that a state lost with a rolled-back first transaction does not
+-- repeat a value of the current millisecond (while the clock has not gone back: see the top of
+-- this file). Returns the millisecond to use.
 CREATE OR REPLACE FUNCTION ulid_portable.gen_ulid_start(entry_ms pg_catalog.int8) RETURNS pg_catalog.int8
 LANGUAGE plpgsql VOLATILE STRICT PARALLEL UNSAFE SECURITY INVOKER AS $fn$
 DECLARE
@@ -411,5 +426,43 @@ COMMENT ON FUNCTION ulid_portable.ulid_encode(pg_catalog.uuid) IS
     'the 26-character Crockford Base32 form of a ULID held in a uuid (uppercase)';
 COMMENT ON FUNCTION ulid_portable.ulid_decode(pg_catalog.text) IS
     'a 26-character ULID string as uuid: case-insensitive, I/L read as 1 and O as 0; 22P02 otherwise';
+
+-- Before COMMIT: every object in the schema must be the installing role's own. An object of another
+-- role that was there before (CREATE OR REPLACE FUNCTION kept its owner) or was planted while this
+-- ran makes the whole script fail and roll back.
+DO $guard_again$
+DECLARE
+    installer pg_catalog.oid := (SELECT r.oid FROM pg_catalog.pg_roles r
+                                 WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER);
+    portable_nsp pg_catalog.oid := (SELECT n.oid FROM pg_catalog.pg_namespace n
+                           WHERE n.nspname OPERATOR(pg_catalog.=) 'ulid_portable'
+                             AND n.nspowner OPERATOR(pg_catalog.=) installer);
+    foreign_objects pg_catalog.text;
+BEGIN
+    foreign_objects := (SELECT pg_catalog.string_agg(o.what, ', ' ORDER BY o.what)
+         FROM (SELECT pg_catalog.pg_describe_object(x.classid, x.objid, 0)
+                      OPERATOR(pg_catalog.||) ' (owner ' OPERATOR(pg_catalog.||) x.owner::pg_catalog.regrole::pg_catalog.text
+                      OPERATOR(pg_catalog.||) ')'
+               FROM (SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass, p.oid, p.proowner, p.pronamespace FROM pg_catalog.pg_proc p
+                     UNION ALL SELECT 'pg_catalog.pg_class'::pg_catalog.regclass, c.oid, c.relowner, c.relnamespace FROM pg_catalog.pg_class c
+                     UNION ALL SELECT 'pg_catalog.pg_type'::pg_catalog.regclass, t.oid, t.typowner, t.typnamespace FROM pg_catalog.pg_type t
+                     UNION ALL SELECT 'pg_catalog.pg_operator'::pg_catalog.regclass, o.oid, o.oprowner, o.oprnamespace FROM pg_catalog.pg_operator o
+                     UNION ALL SELECT 'pg_catalog.pg_opclass'::pg_catalog.regclass, c.oid, c.opcowner, c.opcnamespace FROM pg_catalog.pg_opclass c
+                     UNION ALL SELECT 'pg_catalog.pg_opfamily'::pg_catalog.regclass, f.oid, f.opfowner, f.opfnamespace FROM pg_catalog.pg_opfamily f
+                     UNION ALL SELECT 'pg_catalog.pg_collation'::pg_catalog.regclass, c.oid, c.collowner, c.collnamespace FROM pg_catalog.pg_collation c
+                     UNION ALL SELECT 'pg_catalog.pg_conversion'::pg_catalog.regclass, c.oid, c.conowner, c.connamespace FROM pg_catalog.pg_conversion c
+                     UNION ALL SELECT 'pg_catalog.pg_ts_config'::pg_catalog.regclass, c.oid, c.cfgowner, c.cfgnamespace FROM pg_catalog.pg_ts_config c
+                     UNION ALL SELECT 'pg_catalog.pg_ts_dict'::pg_catalog.regclass, d.oid, d.dictowner, d.dictnamespace FROM pg_catalog.pg_ts_dict d
+                     UNION ALL SELECT 'pg_catalog.pg_statistic_ext'::pg_catalog.regclass, e.oid, e.stxowner, e.stxnamespace FROM pg_catalog.pg_statistic_ext e
+                    ) AS x(classid, objid, owner, in_schema)
+               WHERE x.in_schema OPERATOR(pg_catalog.=) portable_nsp AND x.owner OPERATOR(pg_catalog.<>) installer) AS o(what));
+    IF portable_nsp IS NULL OR foreign_objects IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = '42501',
+            MESSAGE = 'schema ulid_portable holds objects that the installing role does not own',
+            DETAIL = COALESCE(foreign_objects, 'The schema is not owned by the installing role.'),
+            HINT = 'Drop them, or run this script as their owner.';
+    END IF;
+END
+$guard_again$;
 
 COMMIT;
