@@ -2,11 +2,12 @@
 EXTENSION    = ulid
 EXTVERSION   = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" ulid.control)
 MODULE_big   = ulid
-# Install and released update scripts are committed files; the update scripts that share one body
-# (every update into a version, and its refresh waypoint) are made from src/sql/update-to-<to>.sql
-# by the rule below. A released script never changes: test/lib/released_scripts.sha256 pins each.
-UPDATE_EDGES = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh
-DATA_built   = $(foreach e,$(UPDATE_EDGES),ulid--$(e).sql)
+# SQL scripts: those of 0.1.0, 0.2.0 and the install script of 0.2.1 are committed files; from 0.2.1
+# on, each release has one idempotent body, src/sql/update-to-<version>.sql, and the scripts below
+# are made from those bodies by src/sql/assemble.sh (which says how). A released script never
+# changes: test/lib/released_scripts.sha256 pins every one, committed or made.
+BUILT_SCRIPTS = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh
+DATA_built   = $(foreach s,$(BUILT_SCRIPTS),ulid--$(s).sql)
 DATA         = $(filter-out $(DATA_built),$(notdir $(wildcard $(srcdir)/ulid--*.sql)))
 CORE_SRCS    = $(wildcard src/core/*.cpp)
 PG_SRCS      = $(wildcard src/pg/*.cpp)
@@ -66,16 +67,8 @@ refuse-test-install:
 	@echo "make install: ULID_TEST_THROW / ULID_TEST_LAYOUT make test-only builds; they are never installed" >&2; exit 1
 endif
 
-# ulid--<from>--<to>.sql: a header naming the edge, then src/sql/update-to-<to>.sql (<to> without a
-# '+refresh' suffix: the refresh waypoint runs the same body as every other update into <to>).
-define update_script
-ulid--$(1).sql: $$(srcdir)/src/sql/update-to-$$(firstword $$(subst +, ,$$(lastword $$(subst --, ,$(1))))).sql
-	{ printf -- '-- ulid %s -> %s: made by the Makefile from %s; do not edit.\n' \
-	    '$$(firstword $$(subst --, ,$(1)))' '$$(lastword $$(subst --, ,$(1)))' 'src/sql/$$(notdir $$<)'; \
-	  printf '\n\\echo Use "ALTER EXTENSION ulid UPDATE" to load this file. \\quit\n\n'; \
-	  cat $$<; } >$$@.tmp && mv $$@.tmp $$@
-endef
-$(foreach e,$(UPDATE_EDGES),$(eval $(call update_script,$(e))))
+$(DATA_built): $(srcdir)/src/sql/assemble.sh $(wildcard $(srcdir)/src/sql/update-to-*.sql) $(srcdir)/ulid--0.2.1.sql
+	sh $(srcdir)/src/sql/assemble.sh $(srcdir) $@
 
 # The JIT bitcode of the C++ sources needs the same language level.
 override BITCODE_CXXFLAGS += -std=c++17 -Wno-register

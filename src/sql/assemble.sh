@@ -1,0 +1,50 @@
+#!/bin/sh
+# src/sql/assemble.sh SRCDIR OUT: make one of the SQL scripts the Makefile lists in BUILT_SCRIPTS.
+#
+# From release 0.2.1 on, each release V has one body, src/sql/update-to-V.sql: idempotent SQL that
+# adds what V has and the extension lacks on this server. The scripts are concatenations of them:
+#   ulid--A--B.sql          (an update, or B = V+refresh, the round trip after pg_upgrade):
+#                           the bodies of every release up to B's version, oldest first;
+#   ulid--V.sql (V > 0.2.1) the install script: ulid--0.2.1.sql (committed, released), then the
+#                           bodies of the releases after 0.2.1 up to V.
+# So a fresh install and every update end with the same objects, and no text is written twice.
+# Output goes to OUT.tmp, then is renamed to OUT.
+set -eu
+srcdir="$1"
+out="$2"
+name="$(basename "$out" .sql)"
+name="${name#ulid--}"
+bodies="$(ls "$srcdir"/src/sql/update-to-*.sql | sed 's/.*update-to-\(.*\)\.sql$/\1/' | sort -V)"
+case "$name" in
+*--*)
+    from="${name%%--*}"
+    to="${name#*--}"
+    upto="${to%+refresh}"
+    first=""
+    header="-- ulid $from -> $to: made by the Makefile (src/sql/assemble.sh) from the bodies of every release up to $upto; do not edit."
+    echo_line='\echo Use "ALTER EXTENSION ulid UPDATE" to load this file. \quit'
+    ;;
+*)
+    upto="$name"
+    first="$srcdir/ulid--0.2.1.sql"
+    header="-- ulid $upto: made by the Makefile (src/sql/assemble.sh) from ulid--0.2.1.sql and the bodies of the releases after it up to $upto; do not edit."
+    echo_line='\echo Use "CREATE EXTENSION ulid" to load this file. \quit'
+    ;;
+esac
+echo "$bodies" | grep -qx "$upto" || { echo "assemble.sh: no src/sql/update-to-$upto.sql" >&2; exit 1; }
+{
+    printf '%s\n\n%s\n' "$header" "$echo_line"
+    if [ -n "$first" ]; then
+        printf '\n'
+        sed '1,/^\\echo /d' "$first"
+    fi
+    for v in $bodies; do
+        # an install script starts from 0.2.1's own text: only the bodies after it
+        if [ -z "$first" ] || [ "$v" != 0.2.1 ]; then
+            printf '\n'
+            cat "$srcdir/src/sql/update-to-$v.sql"
+        fi
+        [ "$v" = "$upto" ] && break
+    done
+} >"$out.tmp"
+mv "$out.tmp" "$out"
