@@ -95,4 +95,43 @@ void raise_infinite_timestamp()
             errdetail("An infinite timestamp has no ULID. %s", kTimeRangeDetail));
 }
 
+void raise_shared_state_needs_preload()
+{
+    ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+            errmsg("gen_monotonic_ulid() needs the ulid library in shared_preload_libraries"),
+            errdetail("Its server-wide state lives in shared memory, which PostgreSQL 16 and "
+                      "earlier reserve only at server start (17 and later allocate it on first use)."),
+            errhint("Add 'ulid' to shared_preload_libraries in postgresql.conf, for example "
+                    "shared_preload_libraries = 'ulid', and restart the server."));
+}
+
+namespace {
+const char kRestartHint[] = "Restart the server after installing another version of ulid, so that "
+                            "every session runs the same library.";
+}
+
+void raise_shared_layout_mismatch(unsigned found, unsigned ours)
+{
+    if (found == 0)
+        ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                errmsg("gen_monotonic_ulid() cannot use this server's shared state"),
+                errdetail("Another version of the ulid library made it without a layout header; "
+                          "this library uses state layout %u.", ours),
+                errhint("%s", kRestartHint));
+    ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+            errmsg("gen_monotonic_ulid() cannot use this server's shared state"),
+            errdetail("Another version of the ulid library made it with state layout %u; this "
+                      "library uses state layout %u.", found, ours),
+            errhint("%s", kRestartHint));
+}
+
+void raise_shared_attach_failed(const char *message, unsigned ours)
+{
+    ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+            errmsg("gen_monotonic_ulid() cannot use this server's shared state"),
+            errdetail("Attaching it failed: %s. A version of the ulid library before 0.2.1 makes a "
+                      "state of another size; this library uses state layout %u.", message, ours),
+            errhint("%s", kRestartHint));
+}
+
 } // namespace ulid::pg

@@ -21,4 +21,12 @@ void report_decode_error(const DecodeError &error, const char *text, Node *escon
 // Raises 22008 for an infinite timestamp.
 [[noreturn]] void raise_infinite_timestamp();
 
+// gen_monotonic_ulid()'s server-wide state (55000, each with a HINT): it needs the library preloaded
+// (PostgreSQL 13-16); the segment was made by a library of another state layout (found: its
+// layout, 0 when it has no header); attaching failed with the registry's message (a segment of an
+// older library, whose size differs).
+[[noreturn]] void raise_shared_state_needs_preload();
+[[noreturn]] void raise_shared_layout_mismatch(unsigned found, unsigned ours);
+[[noreturn]] void raise_shared_attach_failed(const char *message, unsigned ours);
+
 } // namespace ulid::pg

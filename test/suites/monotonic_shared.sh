@@ -124,6 +124,67 @@ check "restart: first value after restart is new" "$(q "SELECT '$after'::ulid <>
 check "restart: clock moved on, so the new value is above the old maximum" \
     "$(q "SELECT '$after'::ulid > '$before'::ulid")" "t"
 
+# ---- libraries of another state layout in one server (17+, the registry; docs/upgrading.md):
+# after `make install` of a new version, sessions that load the new library meet a segment made by
+# the old one. One name for every version: they meet in one segment, and the library that finds
+# the other's layout refuses (55000, a HINT to restart) instead of serving an order of its own or
+# reading a state it does not know. Test libraries, built in scratch copies and never installed:
+# this tree with ULID_TEST_LAYOUT=99 (same segment size, another layout number), and the release
+# v0.2.0 (its state had no layout header and another size).
+layout_mismatch() {
+    local err v
+    mkdir "$WORK/tree99"
+    cp -R Makefile ulid.control ulid--*.sql src "$WORK/tree99/"
+    find "$WORK/tree99" \( -name '*.o' -o -name '*.bc' -o -name '*.so' \) -delete
+    must "make ULID_TEST_LAYOUT=99 (ulid_test_layout.so)" \
+        make -s -C "$WORK/tree99" -j2 ULID_TEST_LAYOUT=99 with_llvm=no PG_CONFIG="$ULID_PG_BINDIR/pg_config"
+    q "CREATE FUNCTION layout99_gen() RETURNS ulid AS '$WORK/tree99/ulid_test_layout.so', 'gen_monotonic_ulid' LANGUAGE C" >/dev/null
+    v="$(q "SELECT gen_monotonic_ulid()")"
+    err="$(cluster_psql mono -d postgres -Atc '\set VERBOSITY verbose' -c "SELECT layout99_gen()" 2>&1 >/dev/null || true)"
+    expect_contains "a library of layout 99 beside this one's segment: 55000" "$err" \
+        "ERROR:  55000: gen_monotonic_ulid() cannot use this server's shared state"
+    expect_contains "... naming both layouts" "$err" "made it with state layout 2; this library uses state layout 99"
+    expect_contains "... with the hint to restart" "$err" "HINT:  Restart the server after installing another version of ulid"
+    check "this library's sessions go on, above the earlier values" "$(q "SELECT gen_monotonic_ulid() > '$v'::ulid")" "t"
+
+    # a server whose segment the test library made first: this library refuses it
+    cluster_restart mono
+    q "SELECT layout99_gen()" >/dev/null
+    err="$(cluster_psql mono -d postgres -Atc '\set VERBOSITY verbose' -c "SELECT gen_monotonic_ulid()" 2>&1 >/dev/null || true)"
+    expect_contains "this library beside a layout-99 segment: 55000 naming both layouts" "$err" \
+        "made it with state layout 99; this library uses state layout 2"
+
+    # the release v0.2.0 made the segment (96 bytes, no header): this library refuses it
+    if ! git archive v0.2.0 >"$WORK/v020.tar" 2>/dev/null; then
+        bad "no tag v0.2.0 in this clone: the test with the previous release's library cannot run"
+        return 0
+    fi
+    mkdir -p "$WORK/v020"
+    tar -xf "$WORK/v020.tar" -C "$WORK/v020"
+    must "make MODULE_big=ulid_v020 of the release v0.2.0" \
+        make -s -C "$WORK/v020" -j2 MODULE_big=ulid_v020 with_llvm=no PG_CONFIG="$ULID_PG_BINDIR/pg_config"
+    q "CREATE FUNCTION v020_gen() RETURNS ulid AS '$WORK/v020/ulid_v020.so', 'gen_monotonic_ulid' LANGUAGE C" >/dev/null
+    cluster_restart mono
+    q "SELECT v020_gen()" >/dev/null
+    err="$(cluster_psql mono -d postgres -Atc '\set VERBOSITY verbose' -c "SELECT gen_monotonic_ulid()" 2>&1 >/dev/null || true)"
+    expect_contains "this library beside v0.2.0's segment: 55000" "$err" \
+        "ERROR:  55000: gen_monotonic_ulid() cannot use this server's shared state"
+    expect_contains "... saying why" "$err" "Attaching it failed: requested DSM segment size does not match size of existing segment"
+    expect_contains "... with the hint to restart" "$err" "HINT:  Restart the server after installing another version of ulid"
+    # and the other way round: v0.2.0's code cannot say more than the registry does, but it refuses
+    cluster_restart mono
+    v="$(q "SELECT gen_monotonic_ulid()")"
+    err="$(cluster_psql mono -d postgres -Atc '\set VERBOSITY verbose' -c "SELECT v020_gen()" 2>&1 >/dev/null || true)"
+    expect_contains "v0.2.0's library beside this one's segment: refused by the registry" "$err" \
+        "requested DSM segment size does not match size of existing segment"
+    check "... and this library's order goes on" "$(q "SELECT gen_monotonic_ulid() > '$v'::ulid")" "t"
+    if (($(q "SHOW server_version_num") >= 180000)); then
+        check "one segment of that name in the registry (pg_dsm_registry_allocations)" \
+            "$(q "SELECT count(*) FROM pg_dsm_registry_allocations WHERE name = 'ulid monotonic generator'")" "1"
+    fi
+    q "DROP FUNCTION layout99_gen(); DROP FUNCTION v020_gen()" >/dev/null
+}
+
 # ---- without the preload
 cluster_stop mono
 cluster_conf mono "shared_preload_libraries = ''"
@@ -141,6 +202,7 @@ if (($(q "SHOW server_version_num") >= 170000)); then
     check "registry witness: duplicate ids" "$(q "SELECT count(*) - count(DISTINCT id) FROM ordered")" "0"
     check "registry witness: continues above the values before the restart" \
         "$(q "SELECT (SELECT min(id) FROM ordered) > '$after'::ulid")" "t"
+    layout_mismatch
 else
     note "PostgreSQL $(q "SHOW server_version"): shared memory only at server start, so the call must fail"
     err="$(cluster_psql mono -d postgres -Atc '\set VERBOSITY verbose' -c "SELECT gen_monotonic_ulid()" 2>&1 >/dev/null || true)"
