@@ -26,8 +26,8 @@
 #   - defaults, the foreign key and the generators work (gen_ulid() above every carried-over id,
 #     an orphan refused with 23503), in a transaction rolled back so the rows stay as they were;
 #   - before the documented step the new major's extras are missing (minmax-multi/bloom coming from
-#     13, skip support coming from 17 or 13); after it (ALTER EXTENSION ulid UPDATE TO
-#     '0.2.0+refresh'; ALTER EXTENSION ulid UPDATE; docs/upgrading.md) both databases are at the
+#     13, skip support coming from 17 or 13); after it (ALTER EXTENSION ulid UPDATE, then UPDATE TO
+#     '<default>+refresh' and UPDATE; docs/upgrading.md) both databases are at the
 #     default version with exactly the catalog of a fresh install on the new major, minmax-multi and
 #     bloom BRIN indexes build and answer (bitmap scans), and on 18 b-tree support function 6 is
 #     ulid_skipsupport and the carried-over index on (5 adjacent ulid values, n) now skip-scans
@@ -120,7 +120,7 @@ for major in 13 17 18; do
     fi
 done
 default="$(sed -nE "s/^[[:space:]]*default_version[[:space:]]*=[[:space:]]*'([^']+)'.*/\1/p" "$root/ulid.control")"
-STEP="SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE TO '$default+refresh'; ALTER EXTENSION ulid UPDATE;"
+STEP="SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE; ALTER EXTENSION ulid UPDATE TO '$default+refresh'; ALTER EXTENSION ulid UPDATE;"
 note "default version $default; the step after pg_upgrade: $STEP"
 
 # ---------------------------------------------------------------------------------------------

@@ -347,6 +347,35 @@ expect_contains "overflow: native HINT" "$out" "HINT:  Retry in the next millise
 expect_contains "overflow: state unchanged" "$out" "$((FUT << 16 | 65535)) -1"
 expect "overflow: the next call fails again (no wrap, no repeat)" "$(count_lines "$out" 'ulid entropy overflow')" -eq 2
 
+echo "# gen_ulid(): the limits docs/portable.md states"
+# A state an hour ahead of the clock (as after the clock stepped back), then lost with DISCARD
+# TEMP: the next value is below the one handed out before. The wait for the next millisecond
+# protects only the current millisecond.
+AHEAD=$(($(q "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint") + 3600000))
+out="$(psql -X -q -At -d "$DB" <<SQL 2>&1
+$(plant "$((AHEAD << 16))" 0)
+SELECT ulid_portable.gen_ulid();
+DISCARD TEMP;
+SELECT ulid_portable.gen_ulid();
+SQL
+)"
+mapfile -t lines <<<"$out"
+expect_str "a state lost after the clock went back: the next value is lower than an earlier one" \
+    "$(q "SELECT '${lines[1]:-x}'::uuid < '${lines[0]:-x}'::uuid")" t
+# The PUBLIC grant lets another role in the same session set the state: here to the largest
+# entropy of a future millisecond, so the session's next call fails with 54000.
+out="$(psql -X -At -d "$DB" <<SQL 2>&1
+SELECT ulid_portable.gen_ulid() \g /dev/null
+SET ROLE $APP;
+SELECT setval('pg_temp.ulid_portable_hi', $((FUT << 16 | 65535)), true) \g /dev/null
+SELECT setval('pg_temp.ulid_portable_lo', -1, true) \g /dev/null
+RESET ROLE;
+SELECT ulid_portable.gen_ulid();
+SQL
+)"
+expect_contains "another role of the session spoils the state: 54000 on the next call" "$out" \
+    "ulid entropy overflow within one millisecond"
+
 echo "# gen_ulid(): 8 concurrent sessions"
 must "log table" q "CREATE TABLE gen_log (n bigserial PRIMARY KEY, pid int NOT NULL, id uuid NOT NULL)"
 cat >"$WORK/pgbench.sql" <<'SQL'
