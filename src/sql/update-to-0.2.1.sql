@@ -158,9 +158,14 @@ BEGIN
             RAISE EXCEPTION 'extension ulid has no b-tree operator class ulid_ops'
                 USING ERRCODE = 'undefined_object';
         END IF;
+        -- (ulid's own: from 0.3.0 the family also holds uuid's support functions)
         IF NOT EXISTS (SELECT FROM pg_catalog.pg_amproc p
                        WHERE p.amprocfamily OPERATOR(pg_catalog.=) btree_family
-                         AND p.amprocnum OPERATOR(pg_catalog.=) 6) THEN
+                         AND p.amprocnum OPERATOR(pg_catalog.=) 6
+                         AND p.amproclefttype OPERATOR(pg_catalog.=) p.amprocrighttype
+                         AND p.amproclefttype OPERATOR(pg_catalog.=) (SELECT c.opcintype FROM pg_catalog.pg_opclass c
+                                                                     WHERE c.opcfamily OPERATOR(pg_catalog.=) btree_family
+                                                                       AND c.opcname OPERATOR(pg_catalog.=) 'ulid_ops')) THEN
             ALTER OPERATOR FAMILY ulid_ops USING btree
                 ADD FUNCTION 6 (ulid, ulid) ulid_skipsupport(pg_catalog.internal);
         END IF;

@@ -36,7 +36,8 @@ q "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS ulid; DROP 
 ext="$(q "SELECT quote_ident(extnamespace::regnamespace::text) FROM pg_extension WHERE extname = 'ulid'")"
 note "$(q 'SELECT version()'); ulid in schema $ext"
 support="$(q "SELECT p.amproc::regproc FROM pg_amproc p JOIN pg_opclass c ON c.opcfamily = p.amprocfamily
-              JOIN pg_am a ON a.oid = c.opcmethod WHERE c.opcname = 'ulid_ops' AND a.amname = 'btree' AND p.amprocnum = 6")"
+              JOIN pg_am a ON a.oid = c.opcmethod WHERE c.opcname = 'ulid_ops' AND a.amname = 'btree' AND p.amprocnum = 6
+              AND p.amproclefttype = 'ulid'::regtype")"
 expect_str "ulid_ops (btree) has support function 6" "$support" "ulid_skipsupport"
 
 q "SET search_path = skip, $ext;
