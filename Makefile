@@ -6,7 +6,8 @@ MODULE_big   = ulid
 # on, each release has one idempotent body, src/sql/update-to-<version>.sql, and the scripts below
 # are made from those bodies by src/sql/assemble.sh (which says how). A released script never
 # changes: test/lib/released_scripts.sha256 pins every one, committed or made.
-BUILT_SCRIPTS = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh
+BUILT_SCRIPTS = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh \
+                0.2.1--0.3.0 0.3.0--0.3.0+refresh 0.3.0
 DATA_built   = $(foreach s,$(BUILT_SCRIPTS),ulid--$(s).sql)
 DATA         = $(filter-out $(DATA_built),$(notdir $(wildcard $(srcdir)/ulid--*.sql)))
 CORE_SRCS    = $(wildcard src/core/*.cpp)
@@ -14,7 +15,7 @@ PG_SRCS      = $(wildcard src/pg/*.cpp)
 OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 # pg_regress: one topic per file in sql/, expected output in expected/ (setup runs first).
-REGRESS      = setup io casts operators timestamp btree hash brin brin_multi aggregates generators \
+REGRESS      = setup io casts operators crosstype timestamp btree hash brin brin_multi aggregates generators \
                monotonic copy_binary input_valid extension
 REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 

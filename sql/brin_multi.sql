@@ -21,11 +21,19 @@ EXPLAIN (COSTS OFF)
 SELECT count(*) FROM br WHERE id >= '2026-03-02'::timestamptz::ulid AND id < '2026-03-03'::timestamptz::ulid;
 SELECT count(*), min(n), max(n) FROM br
 WHERE id >= '2026-03-02'::timestamptz::ulid AND id < '2026-03-03'::timestamptz::ulid;
+-- The same with uuid bounds (0.3.0: the (ulid, uuid) operators are in the family).
+EXPLAIN (COSTS OFF)
+SELECT count(*) FROM br WHERE id >= '2026-03-02'::timestamptz::ulid::uuid AND id < '2026-03-03'::timestamptz::ulid::uuid;
+SELECT count(*), min(n), max(n) FROM br
+WHERE id >= '2026-03-02'::timestamptz::ulid::uuid AND id < '2026-03-03'::timestamptz::ulid::uuid;
 DROP INDEX br_multi;
 CREATE INDEX br_bloom ON br USING brin (id ulid_bloom_ops) WITH (pages_per_range = 4);
 SELECT regress.plan('SELECT n FROM br WHERE id = (SELECT id FROM br WHERE n = 777)');
 SELECT n FROM br WHERE id = (SELECT id FROM br WHERE n = 777);
 SELECT count(*) FROM br WHERE id = '00000000000000000000000000';
+-- a uuid value looks the bloom filter up with the same hash as the ulid value
+SELECT regress.plan('SELECT n FROM br WHERE id = (SELECT id::uuid FROM br WHERE n = 777)');
+SELECT n FROM br WHERE id = (SELECT id::uuid FROM br WHERE n = 777);
 RESET enable_seqscan;
 -- Summarising new ranges works after more inserts.
 INSERT INTO br

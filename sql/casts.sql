@@ -24,7 +24,8 @@ INSERT INTO cast_targets (as_ulid) VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'::text);
 INSERT INTO cast_targets (as_ulid) VALUES ('01ARZ3NDEKTSV4RRFFQ69G5FAV'::text::ulid);
 SELECT as_ulid FROM cast_targets ORDER BY as_ulid;
 DROP TABLE cast_targets;
--- No implicit casts: mixing ulid and uuid or text in an operator needs an explicit cast.
+-- No implicit casts: ulid and text mixed in an operator need an explicit cast (ulid and uuid meet
+-- through their own cross-type operators from 0.3.0: crosstype.sql).
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid;
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text;
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid AS explicit_ok;

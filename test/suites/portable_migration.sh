@@ -25,7 +25,8 @@ DST="${DB}_portable_dst"
 BINDIR="$("${PG_CONFIG:-pg_config}" --bindir)"
 WORK="$(mktemp -d -t ulid-portable-mig.XXXXXX)"
 cleanup() {
-    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS \"$SRC\"" -c "DROP DATABASE IF EXISTS \"$DST\"" >/dev/null 2>&1
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS \"$SRC\"" -c "DROP DATABASE IF EXISTS \"$DST\"" \
+        -c "DROP DATABASE IF EXISTS \"${DB}_parent_first\"" >/dev/null 2>&1
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -34,6 +35,7 @@ qd() { # DB SQL
     psql -X -At -v ON_ERROR_STOP=1 -d "$1" -c "$2"
 }
 q() { qd "$DB" "$1"; }
+qs() { psql -X -q -At -v ON_ERROR_STOP=1 -d "$1" <<<"$2"; } # DB SQL: several statements, every result
 recipe() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" -f "$RECIPES/$2"; }
 types() { # DB: the types of customers.id, orders.id, orders.customer_id
     qd "$1" "SELECT string_agg(format_type(atttypid, atttypmod), ',' ORDER BY attrelid::regclass::text, attnum)
@@ -107,6 +109,46 @@ expect "schema ulid_portable gone" "$(q "SELECT count(*) FROM pg_namespace WHERE
 expect_str "rows and defaults after the drop" \
     "$(q "SELECT count(*) FROM customers")|$(q "SELECT count(*) FROM orders")|$(q "SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'customers'::regclass")" \
     "2001|6000|gen_ulid()"
+
+echo
+echo "# up, the parent first: customers move to ulid, orders keep uuid ($RECIPES/migrate_parent_first.sql)"
+PF="${DB}_parent_first"
+must "database $PF with the portable edition and the native extension" bash -c "
+    psql -X -q -d postgres -c 'CREATE DATABASE \"$PF\"' &&
+    psql -X -q -v ON_ERROR_STOP=1 -d '$PF' -f '$PORTABLE' && psql -X -q -d '$PF' -c 'CREATE EXTENSION ulid'"
+must "uuid tables keyed by ulid_portable.gen_ulid(): 2000 customers, 6000 orders" schema "$PF" uuid "ulid_portable.gen_ulid()"
+must "snapshot of every key's bytes" qd "$PF" "CREATE TABLE snap AS SELECT name, id AS id_uuid FROM customers;
+    CREATE TABLE snap_o AS SELECT note, id, customer_id FROM orders"
+must "migrate_parent_first.sql runs" recipe "$PF" migrate_parent_first.sql
+expect_str "column types customers.id, orders.id, orders.customer_id" "$(types "$PF")" "ulid,uuid,uuid"
+expect "tables rewritten (relfilenode changed)" "$(unchanged_files "$PF")" -eq 0
+expect "customer keys whose bytes or portable text changed (of 2000)" \
+    "$(qd "$PF" "SELECT count(*) FROM customers c FULL JOIN snap s USING (name)
+                 WHERE c.id IS DISTINCT FROM s.id_uuid OR c.id::text IS DISTINCT FROM ulid_portable.ulid_encode(s.id_uuid)")" -eq 0
+expect "orders untouched (of 6000)" \
+    "$(qd "$PF" "SELECT count(*) FROM orders o JOIN snap_o s USING (note) WHERE o.id = s.id AND o.customer_id = s.customer_id")" -eq 6000
+expect_str "the foreign key, re-created on ulid = uuid, validated" \
+    "$(qd "$PF" "SELECT pg_get_constraintdef(oid) || ' valid=' || convalidated FROM pg_constraint WHERE conname = 'orders_customer_id_fkey'")" \
+    "FOREIGN KEY (customer_id) REFERENCES customers(id) ON DELETE CASCADE valid=true"
+expect_str "orders.customer_id indexed in ulid's family" \
+    "$(qd "$PF" "SELECT string_agg(c.opcname, ',') FROM pg_index i JOIN pg_opclass c ON c.oid = i.indclass[0]
+                 WHERE i.indrelid = 'orders'::regclass AND i.indkey[0] = 2 AND i.indisvalid")" "uuid_ulid_ops"
+expect_contains "an order for a missing customer is refused" \
+    "$(qd "$PF" "INSERT INTO orders (customer_id, note) VALUES ('00000000-0000-0000-0000-000000000001', 'orphan')" 2>&1)" \
+    'violates foreign key constraint "orders_customer_id_fkey"'
+expect_str "the application unchanged: uuid-typed lookups of customers, orders by customer, a join" \
+    "$(qs "$PF" "PREPARE c(uuid) AS SELECT name FROM customers WHERE id = \$1;
+                 EXECUTE c('$(qd "$PF" "SELECT id_uuid FROM snap WHERE name = 'customer 7'")');
+                 SELECT count(*) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.name = 'customer 7'" | tr '\n' ' ')" \
+    "customer 7 3 "
+expect_str "new customers from gen_ulid(), new orders reference them as uuid, deleting cascades" \
+    "$(qs "$PF" "INSERT INTO customers (name) VALUES ('native customer');
+                 INSERT INTO orders (customer_id, note) SELECT id, 'native order' FROM customers WHERE name = 'native customer';
+                 SELECT (SELECT id FROM customers WHERE name = 'native customer') > (SELECT id_uuid FROM snap ORDER BY id_uuid DESC LIMIT 1);
+                 DELETE FROM customers WHERE name IN ('native customer', 'customer 8');
+                 SELECT count(*) FROM orders WHERE note IN ('native order') OR note LIKE 'customer 8 order %'" | tr '\n' ' ')" \
+    "t 0 "
+qd postgres "DROP DATABASE \"$PF\"" >/dev/null
 
 echo
 echo "# down: native -> portable, pg_dump/pg_restore into a database without the extension"

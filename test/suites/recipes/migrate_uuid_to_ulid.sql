@@ -2,8 +2,8 @@
 -- Example schema: customers (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), ...) and
 -- orders (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), customer_id uuid REFERENCES customers ...).
 -- The uuid -> ulid cast is binary-coercible: the 16 bytes stay as they are and the tables are not
--- rewritten (only their indexes are rebuilt). A foreign key cannot join a ulid to a uuid column,
--- so it is dropped and added again inside the same transaction.
+-- rewritten (only their indexes are rebuilt). The foreign key is dropped and added again inside
+-- the same transaction, so that both of its columns change type together.
 BEGIN;
 ALTER TABLE orders DROP CONSTRAINT orders_customer_id_fkey;
 ALTER TABLE customers
