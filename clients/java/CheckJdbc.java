@@ -163,6 +163,24 @@ public class CheckJdbc {
             equal("setBytes (16 bytes) through the bytea -> ulid cast", one(c, "SELECT ?::ulid::text", (Object) bytesOf(KNOWN_UUID)), KNOWN);
             equal("INSERT of a UUID into a ulid column (assignment cast)",
                     one(c, "INSERT INTO t (ref) VALUES (?) RETURNING ref::text", KNOWN_UUID), KNOWN);
+            // ulid 0.3.0: setObject(java.util.UUID) is sent typed uuid; ulid = uuid uses the ulid index
+            st.execute("CREATE TEMP TABLE native_uuid (id ulid PRIMARY KEY, n int)");
+            st.execute("INSERT INTO native_uuid SELECT gen_ulid(), i FROM generate_series(1, 2000) AS i");
+            st.execute("INSERT INTO native_uuid VALUES ('" + KNOWN + "', 0)");
+            st.execute("ANALYZE native_uuid");
+            equal("WHERE id = ? with setObject(UUID) on a ulid key (ulid = uuid)",
+                    one(c, "SELECT n FROM native_uuid WHERE id = ?", KNOWN_UUID), 0);
+            StringBuilder plan = new StringBuilder();
+            try (PreparedStatement ps = c.prepareStatement("EXPLAIN SELECT n FROM native_uuid WHERE id = ?")) {
+                ps.setObject(1, KNOWN_UUID);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) plan.append(rs.getString(1)).append('\n');
+                }
+            }
+            equal("... through the index (native_uuid_pkey)", plan.toString().contains("native_uuid_pkey"), true);
+            equal("WHERE id = ANY(?) with createArrayOf(\"uuid\", UUID[])",
+                    one(c, "SELECT count(*) FROM native_uuid WHERE id = ANY(?)",
+                        c.createArrayOf("uuid", new UUID[] {KNOWN_UUID, UUID.randomUUID()})), 1L);
             Array arr = c.createArrayOf("ulid", new String[] {KNOWN, null, MAX});
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO t (ref, refs) VALUES (?, ?) RETURNING ref, refs")) {
                 ps.setNull(1, Types.OTHER);

@@ -6,7 +6,8 @@ import sys
 
 import asyncpg
 
-from check_common import (BAD, BULK_ROWS, KNOWN, KNOWN_LOWER_ALIAS, KNOWN_UUID, RANGE_COUNT, RANGE_HI,
+from check_common import (BAD, BULK_ROWS, KNOWN, KNOWN_LOWER_ALIAS, KNOWN_UUID, NATIVE_UUID_INDEX, NATIVE_UUID_SETUP,
+                          RANGE_COUNT, RANGE_HI,
                           RANGE_LO, RANGE_ROWS_SQL, Checks, bulk_ids)
 from asyncpg_ulid import register_ulid
 
@@ -39,6 +40,19 @@ async def defaults(conn):
         c.equal("default: copy_records_to_table needs the binary codec", str(e).split(" (")[0],
                 "no binary format encoder for type ulid")
     await bad_string(conn, "default: bad string parameter", "SELECT $1::ulid")
+    # asyncpg takes parameter types from the server: for `id = $1` on a ulid key that is ulid, so a
+    # uuid.UUID needs the codec (registered below) or a uuid-typed parameter ($1::uuid)
+    for sql in NATIVE_UUID_SETUP:
+        await conn.execute(sql)
+    try:
+        await conn.fetchval("SELECT n FROM native_uuid WHERE id = $1", KNOWN_UUID)
+        c.bad("default: WHERE id = $1 with a uuid.UUID worked without the codec (docs say it needs one)")
+    except asyncpg.exceptions.DataError as e:
+        c.ok(f"default: WHERE id = $1 with a uuid.UUID: $1 is ulid, the default codec wants a str (DataError: {str(e)[:60]}...)")
+    c.equal("default: WHERE id = $1::uuid with a uuid.UUID (ulid = uuid)",
+            await conn.fetchval("SELECT n FROM native_uuid WHERE id = $1::uuid", KNOWN_UUID), 0)
+    plan = "\n".join(r[0] for r in await conn.fetch("EXPLAIN SELECT n FROM native_uuid WHERE id = $1::uuid", KNOWN_UUID))
+    c.check(f"... through the index ({NATIVE_UUID_INDEX})", NATIVE_UUID_INDEX in plan, plan)
 
 
 async def registered(conn):
@@ -49,6 +63,12 @@ async def registered(conn):
             await conn.fetchval("SELECT $1::ulid::text", KNOWN_LOWER_ALIAS), KNOWN)
     c.equal("uuid.UUID parameter through the uuid -> ulid cast", await conn.fetchval("SELECT $1::uuid::ulid", KNOWN_UUID), KNOWN)
     c.equal("16-byte parameter through the bytea -> ulid cast", await conn.fetchval("SELECT $1::bytea::ulid", KNOWN_UUID.bytes), KNOWN)
+    for sql in NATIVE_UUID_SETUP:
+        await conn.execute(sql)
+    c.equal("binary codec: WHERE id = $1 with a uuid.UUID (the codec takes it as the same 16 bytes)",
+            await conn.fetchval("SELECT n FROM native_uuid WHERE id = $1", KNOWN_UUID), 0)
+    plan = "\n".join(r[0] for r in await conn.fetch("EXPLAIN SELECT n FROM native_uuid WHERE id = $1", KNOWN_UUID))
+    c.check(f"... through the index ({NATIVE_UUID_INDEX})", NATIVE_UUID_INDEX in plan, plan)
     c.equal("binary codec: ulid[] is a list (NULL element too)", await conn.fetchval(ARR_SQL, KNOWN), ARR)
     c.equal("binary codec: NULL::ulid is None", await conn.fetchval("SELECT NULL::ulid"), None)
     await conn.execute("CREATE TEMP TABLE t (id ulid PRIMARY KEY DEFAULT gen_ulid(), ref ulid, refs ulid[])")

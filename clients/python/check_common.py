@@ -22,6 +22,14 @@ RANGE_ROWS_SQL = (
 )
 RANGE_COUNT = 10
 BULK_ROWS = 2000
+# A ulid primary key for the drivers' native UUID parameters (ulid 0.3.0: ulid = uuid uses the index)
+NATIVE_UUID_SETUP = [
+    "CREATE TEMP TABLE native_uuid (id ulid PRIMARY KEY, n int)",
+    "INSERT INTO native_uuid SELECT gen_ulid(), i FROM generate_series(1, 2000) AS i",
+    f"INSERT INTO native_uuid VALUES ('{KNOWN}', 0)",
+    "ANALYZE native_uuid",
+]
+NATIVE_UUID_INDEX = "native_uuid_pkey"
 
 
 def bulk_ids(n=BULK_ROWS):
@@ -58,6 +66,12 @@ class Checks:
             self.ok(what)
         else:
             self.bad(f"{what}: got {short(got)}, expected {short(want)}")
+
+    def check(self, what, condition, detail=""):
+        if condition:
+            self.ok(what)
+        else:
+            self.bad(f"{what}: {short(detail)}")
 
     def is_ulid(self, what, value):
         if isinstance(value, str) and ULID_RE.match(value):

@@ -1,11 +1,12 @@
 """psycopg 3 against the server: text and binary reads, parameters, ulid[], NULL, COPY, time range, errors."""
 import subprocess
 import sys
+import uuid
 
 import psycopg
 
-from check_common import (BAD, BULK_ROWS, KNOWN, KNOWN_LOWER_ALIAS, KNOWN_UUID, RANGE_COUNT, RANGE_HI,
-                          RANGE_LO, RANGE_ROWS_SQL, Checks, bulk_ids)
+from check_common import (BAD, BULK_ROWS, KNOWN, KNOWN_LOWER_ALIAS, KNOWN_UUID, NATIVE_UUID_INDEX,
+                          NATIVE_UUID_SETUP, RANGE_COUNT, RANGE_HI, RANGE_LO, RANGE_ROWS_SQL, Checks, bulk_ids)
 from psycopg_ulid import register_ulid
 
 c = Checks("psycopg")
@@ -34,8 +35,15 @@ c.equal("binary parameter %b: uuid.UUID through the uuid -> ulid cast",
         text.execute("SELECT %b::ulid", [KNOWN_UUID]).fetchone()[0], KNOWN)
 c.equal("binary parameter %b: 16 bytes through the bytea -> ulid cast",
         text.execute("SELECT %b::ulid", [KNOWN_UUID.bytes]).fetchone()[0], KNOWN)
-c.sqlstate("WHERE ref = %b with a uuid.UUID: no ulid = uuid operator (cast it: %b::ulid)",
-           lambda: conn.execute("SELECT count(*) FROM t WHERE ref = %b", [KNOWN_UUID]), "42883")
+for sql in NATIVE_UUID_SETUP:
+    conn.execute(sql)
+for fmt in ("%s", "%b"):  # uuid.UUID is sent typed uuid, in text and in binary
+    c.equal(f"WHERE id = {fmt} with a uuid.UUID on a ulid key (ulid = uuid)",
+            text.execute(f"SELECT n FROM native_uuid WHERE id = {fmt}", [KNOWN_UUID]).fetchone()[0], 0)
+    plan = "\n".join(r[0] for r in text.execute(f"EXPLAIN SELECT n FROM native_uuid WHERE id = {fmt}", [KNOWN_UUID]))
+    c.check(f"... through the index ({NATIVE_UUID_INDEX})", NATIVE_UUID_INDEX in plan, plan)
+c.equal("WHERE id = ANY(%s) with a list of uuid.UUID (uuid[])",
+        text.execute("SELECT count(*) FROM native_uuid WHERE id = ANY(%s)", [[KNOWN_UUID, uuid.uuid4()]]).fetchone()[0], 1)
 c.equal("WHERE ref = %b::ulid with a uuid.UUID",
         text.execute("SELECT count(*) FROM t WHERE ref = %b::ulid", [KNOWN_UUID]).fetchone()[0], 1)
 c.equal("INSERT of a uuid.UUID into a ulid column (assignment cast)",

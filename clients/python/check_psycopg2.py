@@ -7,7 +7,8 @@ import psycopg2
 import psycopg2.errors
 import psycopg2.extras
 
-from check_common import (BAD, BULK_ROWS, KNOWN, KNOWN_LOWER_ALIAS, KNOWN_UUID, RANGE_COUNT, RANGE_HI,
+from check_common import (BAD, BULK_ROWS, KNOWN, KNOWN_LOWER_ALIAS, KNOWN_UUID, NATIVE_UUID_INDEX, NATIVE_UUID_SETUP,
+                          RANGE_COUNT, RANGE_HI,
                           RANGE_LO, RANGE_ROWS_SQL, Checks, bulk_ids)
 from psycopg2_ulid import register_ulid
 
@@ -37,6 +38,13 @@ c.equal("WHERE ref = %s with a str", one("SELECT count(*) FROM t WHERE ref = %s"
 psycopg2.extras.register_uuid()
 c.equal("uuid.UUID parameter (register_uuid) through the uuid -> ulid cast", one("SELECT %s::ulid", [KNOWN_UUID]), KNOWN)
 c.equal("16-byte parameter through the bytea -> ulid cast", one("SELECT %s::ulid", [KNOWN_UUID.bytes]), KNOWN)
+for sql in NATIVE_UUID_SETUP:
+    cur.execute(sql)
+c.equal("WHERE id = %s with a uuid.UUID ('...'::uuid) on a ulid key (ulid = uuid)",
+        one("SELECT n FROM native_uuid WHERE id = %s", [KNOWN_UUID]), 0)
+cur.execute("EXPLAIN SELECT n FROM native_uuid WHERE id = %s", [KNOWN_UUID])
+plan = "\n".join(r[0] for r in cur.fetchall())
+c.check(f"... through the index ({NATIVE_UUID_INDEX})", NATIVE_UUID_INDEX in plan, plan)
 c.equal("list parameter as ulid[] and None as NULL",
         cur.execute("INSERT INTO t (ref, refs) VALUES (%s, %s::ulid[]) RETURNING ref, refs", [None, arr]) or cur.fetchone(),
         (None, arr))

@@ -1,4 +1,5 @@
 """ULID text <-> 16 bytes (Crockford Base32), for drivers that transfer ulid in binary."""
+import uuid
 
 ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _VALUE = {c: i for i, c in enumerate(ALPHABET)}
@@ -6,8 +7,11 @@ _VALUE.update({c.lower(): i for c, i in list(_VALUE.items())})
 _VALUE.update({"I": 1, "i": 1, "L": 1, "l": 1, "O": 0, "o": 0})
 
 
-def to_bytes(text: str) -> bytes:
-    """The 16 bytes of a 26-character ULID (as the server's ulid_in reads it)."""
+def to_bytes(text) -> bytes:
+    """The 16 bytes of a 26-character ULID (as the server's ulid_in reads it), or of a uuid.UUID
+    (the same 16 bytes: a key moved from uuid to ulid keeps taking the application's UUIDs)."""
+    if isinstance(text, uuid.UUID):
+        return text.bytes
     if len(text) != 26 or any(c not in _VALUE for c in text) or _VALUE[text[0]] > 7:
         raise ValueError(f"invalid ULID: {text!r}")
     n = 0

@@ -51,6 +51,18 @@ begin
         conn.exec_params("SELECT $1::ulid::text", [{ value: KNOWN_BYTES, format: 1 }]).getvalue(0, 0), KNOWN)
   equal("default, binary parameter: 16 bytes as uuid through the uuid -> ulid cast",
         conn.exec_params("SELECT $1::uuid::ulid::text", [{ value: KNOWN_BYTES, format: 1 }]).getvalue(0, 0), KNOWN)
+  # ulid 0.3.0: a parameter typed uuid (ruby-pg's way to send a UUID: the type's OID, 2950) on a
+  # ulid key compares through ulid = uuid and uses the index; untyped it would be read as ulid.
+  ["CREATE TEMP TABLE native_uuid (id ulid PRIMARY KEY, n int)",
+   "INSERT INTO native_uuid SELECT gen_ulid(), i FROM generate_series(1, 2000) AS i",
+   "INSERT INTO native_uuid VALUES ('#{KNOWN}', 0)", "ANALYZE native_uuid"].each { |sql| conn.exec(sql) }
+  known_uuid = KNOWN_BYTES.unpack1("H*").sub(/\A(.{8})(.{4})(.{4})(.{4})/, '\1-\2-\3-\4-')
+  [[{ value: known_uuid, type: 2950 }, "text"], [{ value: KNOWN_BYTES, type: 2950, format: 1 }, "binary"]].each do |param, fmt|
+    equal("WHERE id = $1 with a uuid-typed parameter (#{fmt}) on a ulid key (ulid = uuid)",
+          conn.exec_params("SELECT n FROM native_uuid WHERE id = $1", [param]).getvalue(0, 0), "0")
+    plan = conn.exec_params("EXPLAIN SELECT n FROM native_uuid WHERE id = $1", [param]).column_values(0).join("\n")
+    plan.include?("native_uuid_pkey") ? ok("... through the index (native_uuid_pkey)") : bad("... through the index: #{short(plan)}")
+  end
 
   UlidPG.register(conn)
   ulid?("registered, binary results: gen_ulid()", conn.exec_params("SELECT gen_ulid()", [], 1).getvalue(0, 0))

@@ -120,6 +120,54 @@ func defaults() {
 		return v
 	}(), known)
 	sqlstate("default: bad string parameter", conn.QueryRow(ctx, "SELECT $1::ulid", bad).Scan(&s))
+
+	// ulid 0.3.0: a pgtype.UUID parameter on a ulid key. pgx takes parameter types from the server,
+	// which reads `id = $1` as ulid: pgx, not knowing ulid, sends the UUID's binary form, its 16
+	// bytes, which ulid_recv takes. Typed uuid ($1::uuid) it compares through ulid = uuid.
+	nativeUUIDTable(conn)
+	u := pgtype.UUID{Bytes: knownBytes, Status: pgtype.Present}
+	var n int32
+	if noErr("default: WHERE id = $1 with a pgtype.UUID ($1 is ulid; pgx sends the 16 bytes)", conn.QueryRow(ctx, "SELECT n FROM native_uuid WHERE id = $1", u).Scan(&n)) {
+		equal("default: WHERE id = $1 with a pgtype.UUID finds the row", n, int32(0))
+	}
+	planUsesIndex("default: ... through the index", conn, "EXPLAIN SELECT n FROM native_uuid WHERE id = $1", u)
+	if noErr("default: WHERE id = $1::uuid with a pgtype.UUID (ulid = uuid)", conn.QueryRow(ctx, "SELECT n FROM native_uuid WHERE id = $1::uuid", u).Scan(&n)) {
+		equal("default: WHERE id = $1::uuid with a pgtype.UUID finds the row", n, int32(0))
+	}
+	planUsesIndex("default: ... through the index", conn, "EXPLAIN SELECT n FROM native_uuid WHERE id = $1::uuid", u)
+}
+
+// nativeUUIDTable: a ulid primary key with the known value among 2000 others
+func nativeUUIDTable(conn *pgx.Conn) {
+	for _, sql := range []string{
+		"CREATE TEMP TABLE native_uuid (id ulid PRIMARY KEY, n int)",
+		"INSERT INTO native_uuid SELECT gen_ulid(), i FROM generate_series(1, 2000) AS i",
+		"INSERT INTO native_uuid VALUES ('" + known + "', 0)",
+		"ANALYZE native_uuid",
+	} {
+		_, err := conn.Exec(ctx, sql)
+		noErr(sql, err)
+	}
+}
+
+// planUsesIndex: EXPLAIN with the parameter names native_uuid_pkey
+func planUsesIndex(what string, conn *pgx.Conn, sql string, arg interface{}) {
+	rows, err := conn.Query(ctx, sql, arg)
+	if !noErr(what, err) {
+		return
+	}
+	var plan, line string
+	for rows.Next() {
+		if rows.Scan(&line) == nil {
+			plan += line + "\n"
+		}
+	}
+	rows.Close()
+	if strings.Contains(plan, "native_uuid_pkey") {
+		ok(what + " (native_uuid_pkey)")
+	} else {
+		fail(what + ": " + short(plan))
+	}
 }
 
 func registered() {
@@ -144,6 +192,13 @@ func registered() {
 	equal("[]byte parameter through the bytea -> ulid cast", s, known)
 	noErr("uuid parameter through the uuid -> ulid cast", conn.QueryRow(ctx, "SELECT $1::uuid::ulid::text", knownBytes).Scan(&s))
 	equal("uuid parameter ([16]byte as uuid) through the uuid -> ulid cast", s, known)
+	nativeUUIDTable(conn)
+	pu := pgtype.UUID{Bytes: knownBytes, Status: pgtype.Present}
+	var found int32
+	if noErr("registered: WHERE id = $1 with a pgtype.UUID (ulidpgx takes its 16 bytes)", conn.QueryRow(ctx, "SELECT n FROM native_uuid WHERE id = $1", pu).Scan(&found)) {
+		equal("registered: WHERE id = $1 with a pgtype.UUID finds the row", found, int32(0))
+	}
+	planUsesIndex("registered: ... through the index", conn, "EXPLAIN SELECT n FROM native_uuid WHERE id = $1", pu)
 
 	var arr []*string
 	if noErr("ulid[] scan", conn.QueryRow(ctx, "SELECT ARRAY[$1::ulid, NULL, '"+max+"']", known).Scan(&arr)) && len(arr) == 3 {

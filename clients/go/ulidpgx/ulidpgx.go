@@ -87,6 +87,8 @@ func (u *ULID) Set(src interface{}) (err error) {
 		u.Status = pgtype.Present
 	case [16]byte:
 		*u = ULID{Bytes: v, Status: pgtype.Present}
+	case pgtype.UUID: // the same 16 bytes: a key moved from uuid to ulid keeps taking the application's UUIDs
+		*u = ULID{Bytes: v.Bytes, Status: v.Status}
 	case ULID:
 		*u = v
 	default:
