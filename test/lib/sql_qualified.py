@@ -200,7 +200,8 @@ def check(path, builtin_funcs, builtin_types):
         return prev(k).text == "."
 
     def arg_list_types(k):
-        """Identifiers inside the parenthesized list starting at toks[k] == '('."""
+        """The type names inside the parenthesized list starting at toks[k] == '(' (a schema
+        qualifier is not a name of its own; a pg_catalog-qualified name counts as built-in)."""
         depth, out, j = 0, [], k
         while j < len(toks):
             if toks[j].text == "(":
@@ -209,10 +210,17 @@ def check(path, builtin_funcs, builtin_types):
                 depth -= 1
                 if depth == 0:
                     break
-            elif toks[j].kind in ("ident", "qident"):
-                out.append(toks[j].low)
+            elif toks[j].kind in ("ident", "qident") and toks[j + 1].text != ".":
+                schema = toks[j - 2].low if toks[j - 1].text == "." else None
+                out.append((toks[j].low, schema))
             j += 1
         return out
+
+    def own_type(name, schema):
+        """A type of the extension: made by this script, or not a pg_catalog type at all."""
+        if schema == "pg_catalog":
+            return False
+        return name in types or name not in builtin_types
 
     def ddl_operator_context(k):
         """Is the operator at k an operator's name in DDL (CREATE/COMMENT ON/DROP/ALTER OPERATOR, a
@@ -260,11 +268,12 @@ def check(path, builtin_funcs, builtin_types):
                                                          or p.low in UNARY_CONTEXT or after_operator):
                 continue  # a negative constant
             if ddl_operator_context(k):
-                if nxt(k).text == "(":
+                defining = prev(k).low == "operator" and prev(k, 2).low == "create"
+                if nxt(k).text == "(" and not defining:  # CREATE OPERATOR op (...) defines one
                     argtypes = arg_list_types(k + 1)
-                    if not any(a in types for a in argtypes):
-                        report(t, f"operator {t.text} ({', '.join(argtypes)}) names built-in types only: "
-                                  f"write pg_catalog.{t.text} and qualify the types")
+                    if not any(own_type(n, sch) for n, sch in argtypes):
+                        report(t, f"operator {t.text} ({', '.join(n for n, _ in argtypes)}) names built-in types "
+                                  f"only: write pg_catalog.{t.text}")
                 continue
             report(t, f"unqualified operator {t.text}: write OPERATOR(pg_catalog.{t.text})")
         # --- implicit operators in syntax

@@ -64,6 +64,8 @@ CREATE FUNCTION f() RETURNS int4 LANGUAGE sql AS 'SELECT 1'; -- bad
 DO $x$ BEGIN IF pg_catalog.now() >= pg_catalog.now() THEN NULL; END IF; END $x$; -- bad
 DO $x$ BEGIN EXECUTE pg_catalog.format($f$SELECT %L || 'x'$f$, 1); END $x$; -- bad
 CREATE OPERATOR CLASS c FOR TYPE pg_catalog.uuid USING btree FAMILY ulid_ops AS OPERATOR 1 < (pg_catalog.uuid, pg_catalog.uuid); -- bad
+ALTER OPERATOR FAMILY ulid_ops USING btree ADD OPERATOR 3 = (uuid, uuid);   -- bad
+COMMENT ON OPERATOR =(pg_catalog.uuid, pg_catalog.uuid) IS 'x';             -- bad
 SQL
 expected_lines="$(grep -n -- '-- bad$' "$WORK/bad.sql" | cut -d: -f1 | tr '\n' ' ')"
 out="$("${CHECKER[@]}" "$WORK/bad.sql" 2>&1)"
@@ -83,6 +85,8 @@ CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING btree AS OPERATOR 1 <
     OPERATOR 1 pg_catalog.< (pg_catalog.uuid, pg_catalog.uuid), FUNCTION 1 ulid_cmp(ulid, ulid),
     FUNCTION 2 pg_catalog.uuid_cmp(pg_catalog.uuid, pg_catalog.uuid);
 ALTER OPERATOR FAMILY ulid_ops USING btree ADD OPERATOR 1 < (ulid, pg_catalog.uuid);
+CREATE OPERATOR = (LEFTARG = pg_catalog.uuid, RIGHTARG = ulid, FUNCTION = uuid_ulid_eq, COMMUTATOR = =);
+COMMENT ON OPERATOR <>(pg_catalog.uuid, ulid) IS 'not equal';
 SELECT pg_catalog.count(*), x.* FROM t AS x WHERE x.a OPERATOR(pg_catalog.=) -1
    AND COALESCE(x.b, 0) OPERATOR(pg_catalog.<>) OPERATOR(pg_catalog.-) x.c;
 DO $d$
