@@ -128,8 +128,11 @@ EXPLAIN (COSTS OFF) EXECUTE ct_range('f0000000-0000-0000-0000-000000000000');
 EXECUTE ct_range('f0000000-0000-0000-0000-000000000000');
 SELECT count(*) AS same_as_ulid FROM ct_t WHERE id >= 'f0000000-0000-0000-0000-000000000000'::uuid::ulid;
 RESET plan_cache_mode;
-EXPLAIN (COSTS OFF) SELECT note FROM ct_t
-WHERE id IN ('c4ca4238-a0b9-2382-0dcc-509a6f75849b'::uuid, 'c81e728d-9d4c-2f63-6f06-7f89cc14862c'::uuid);
+-- (IN a list of uuid values is an OR of ulid = uuid up to 17, an = ANY from 18: both through the index)
+SELECT count(*) FILTER (WHERE p ~ 'Index Cond: .*id = ') > 0 AS through_the_index,
+       count(*) FILTER (WHERE p ~ 'Seq Scan') = 0 AS no_seq_scan
+FROM regress.plan($$SELECT note FROM ct_t
+WHERE id IN ('c4ca4238-a0b9-2382-0dcc-509a6f75849b'::uuid, 'c81e728d-9d4c-2f63-6f06-7f89cc14862c'::uuid)$$) p;
 DEALLOCATE ALL;
 RESET enable_seqscan;
 

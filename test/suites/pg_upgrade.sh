@@ -10,7 +10,8 @@
 # table, ulid or not). 18's initdb enables data checksums by default; the 18 clusters are made with
 # --no-data-checksums to match the older ones, as pg_upgrade requires.
 #
-# The old 13 cluster, database app (ulid 0.2.0, the default): accounts (ulid PK DEFAULT gen_ulid()),
+# The old 13 cluster, database app (ulid at the default version): accounts (ulid PK DEFAULT gen_ulid()),
+# notes (a uuid foreign key to accounts, ON DELETE CASCADE, indexed with uuid_ulid_ops),
 # events (ulid PK DEFAULT gen_ulid(), a foreign key to accounts, a hash index on ref, a minmax BRIN
 # on id, a btree on account, ulid[] with NULL elements, 20,000 rows), shards (PARTITION BY HASH
 # (id), 4 partitions, DEFAULT gen_random_ulid()); database legacy: ulid 0.1.0 (an older release)
@@ -138,6 +139,10 @@ CREATE TABLE events (
     n int NOT NULL
 );
 CREATE INDEX events_account ON events (account);
+-- a uuid column referencing the ulid key (0.3.0), indexed in ulid's family
+CREATE TABLE notes (id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+                    account uuid NOT NULL REFERENCES accounts (id) ON DELETE CASCADE);
+CREATE INDEX notes_account ON notes (account uuid_ulid_ops);
 CREATE INDEX events_ref_hash ON events USING hash (ref);
 CREATE INDEX events_id_brin ON events USING brin (id) WITH (pages_per_range = 4);
 CREATE TABLE shards (id ulid PRIMARY KEY DEFAULT gen_random_ulid(), v int NOT NULL) PARTITION BY HASH (id);
@@ -292,6 +297,13 @@ verify() {
     expect_str "$label: DEFAULT gen_ulid() above every carried-over id, gen_random_ulid() default routed to a partition" "$n" "t"
     n="$(on "$c" cluster_psql -d app -v VERBOSITY=verbose -c "INSERT INTO events (account, n) VALUES (gen_ulid(), -2)" 2>&1 || true)"
     expect_match "$label: the foreign key refuses an orphan" "$n" "ERROR:  23503"
+    n="$(on "$c" cluster_psql -d app -v VERBOSITY=verbose -c "INSERT INTO notes (account) VALUES (gen_random_uuid())" 2>&1 || true)"
+    expect_match "$label: the uuid -> ulid foreign key refuses an orphan" "$n" "ERROR:  23503"
+    n="$(q "$c" app "BEGIN; INSERT INTO accounts (name) SELECT 'noted' FROM generate_series(1, 3);
+                     INSERT INTO notes (account) SELECT id FROM accounts WHERE name = 'noted';
+                     DELETE FROM accounts WHERE name = 'noted';
+                     SELECT count(*) FROM notes; ROLLBACK;")"
+    expect_str "$label: ... takes uuid values of the ulid keys and cascades the deletes" "$n" "0"
     n="$(q "$c" legacy "BEGIN; CREATE TEMP TABLE top AS SELECT max(id) AS id FROM items;
                         INSERT INTO items DEFAULT VALUES; SELECT count(*) FROM items WHERE id > (SELECT id FROM top); ROLLBACK;")"
     expect_str "$label: legacy: DEFAULT gen_ulid() works, above every carried-over id" "$n" "1"
@@ -322,6 +334,9 @@ verify() {
         expect_str "$label: $db at $default after the step" \
             "$(q "$c" "$db" "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$default"
     done
+    n="$(q "$c" app "SELECT count(*) FILTER (WHERE NOT amvalidate(c.oid)) || '/' || count(*) FROM pg_opclass c
+                     JOIN pg_depend d ON d.classid = 'pg_opclass'::regclass AND d.objid = c.oid AND d.deptype = 'e'")"
+    expect_match "$label: app: amvalidate() of every operator class of the extension after the step (invalid/all)" "$n" '^0/[0-9]+$'
     q "$c" postgres "CREATE DATABASE fresh" >/dev/null
     q "$c" fresh "CREATE EXTENSION ulid" >/dev/null
     q "$c" fresh "$DESCRIBE_SQL" >"$WORK/fresh.txt"
@@ -350,8 +365,9 @@ verify() {
     fi
     if ((to >= 18)); then
         n="$(q "$c" app "SELECT amproc::regproc FROM pg_amproc p JOIN pg_opfamily f ON f.oid = p.amprocfamily
-                         JOIN pg_am a ON a.oid = f.opfmethod WHERE a.amname = 'btree' AND f.opfname = 'ulid_ops' AND p.amprocnum = 6")"
-        expect_str "$label: btree support function 6 of ulid_ops" "$n" "ulid_skipsupport"
+                         JOIN pg_am a ON a.oid = f.opfmethod WHERE a.amname = 'btree' AND f.opfname = 'ulid_ops' AND p.amprocnum = 6
+                         AND p.amproclefttype = 'ulid'::regtype")"
+        expect_str "$label: btree support function 6 of ulid_ops for ulid" "$n" "ulid_skipsupport"
         plan="$(q "$c" app "$SKIP_PROBE")"
         expect_match "$label: a query on n alone scans buckets_bucket_n (skip scan)" "$plan" "Index (Only )?Scan using buckets_bucket_n"
         n="$(sed -nE 's/^ *Index Searches: ([0-9]+).*/\1/p' <<<"$plan")"
