@@ -7,7 +7,9 @@
 #
 #   cluster_init NAME [initdb args...]    create (not start); prints nothing
 #   cluster_up NAME [initdb args...]      cluster_init, then cluster_start
-#   cluster_standby NAME PRIMARY          a streaming standby of PRIMARY (pg_basebackup -R), not started
+#   cluster_standby NAME PRIMARY          a streaming standby of PRIMARY (pg_basebackup -R), not started;
+#                                         with CLUSTER_STANDBY_RECIPE=FILE, FILE runs pg_basebackup
+#                                         (PRIMARY_HOST, PRIMARY_PORT, STANDBY_DATA set)
 #   cluster_free_port                     a loopback port below the kernel's ephemeral range
 #   cluster_conf NAME 'guc = value' ...   append lines to postgresql.conf
 #   cluster_hba NAME 'line' ...           append lines to pg_hba.conf
@@ -133,8 +135,14 @@ cluster_standby() {
     port="$(cluster_free_port)" || return 1
     mkdir -p "$(cluster_host "$name")" || return 1
     ((EUID == 0)) && chown postgres: "$(cluster_host "$name")"
-    _cluster_as_owner "$ULID_PG_BINDIR/pg_basebackup" -h 127.0.0.1 -p "${_CLUSTER_PORT[$primary]}" \
-        -U postgres -D "$(cluster_dir "$name")" -R -X stream -c fast --no-sync || return 1
+    if [[ -n ${CLUSTER_STANDBY_RECIPE:-} ]]; then # a script that runs pg_basebackup (docs quote it)
+        _cluster_as_owner env PATH="$ULID_PG_BINDIR:$PATH" PRIMARY_HOST=127.0.0.1 \
+            PRIMARY_PORT="${_CLUSTER_PORT[$primary]}" STANDBY_DATA="$(cluster_dir "$name")" \
+            bash -euo pipefail -c "$(cat "$CLUSTER_STANDBY_RECIPE")" || return 1
+    else
+        _cluster_as_owner "$ULID_PG_BINDIR/pg_basebackup" -h 127.0.0.1 -p "${_CLUSTER_PORT[$primary]}" \
+            -U postgres -D "$(cluster_dir "$name")" -R -X stream -c fast --no-sync || return 1
+    fi
     _CLUSTER_PORT[$name]="$port"
     _CLUSTER_NAMES+=("$name")
     # the copied postgresql.conf has the primary's port and socket directory: later lines win

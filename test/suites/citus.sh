@@ -252,6 +252,10 @@ expect_str "date_trunc('day', ulid_to_timestamp(id), 'UTC') through Citus = the 
 expect_str "date_bin('1 day', ulid_to_timestamp(id), '2000-01-01 00:00:00+00') through Citus = the same" \
     "$(c "SELECT string_agg(d || '=' || n, ' ' ORDER BY d) FROM (SELECT date_bin('1 day', ulid_to_timestamp(id), '2000-01-01 00:00:00+00') AS d, count(*) AS n FROM orders GROUP BY 1) s")" \
     "$local_days"
+# the two queries as docs/scaling-out.md shows them (recipes/citus_days.sql): each gives the local copy's UTC days
+local_rows="$(c "SELECT date_trunc('day', ulid_to_timestamp(id), 'UTC') AS day, count(*) FROM orders_local GROUP BY 1 ORDER BY 1")"
+expect_str "recipes/citus_days.sql through Citus: both queries give the local copy's UTC days" \
+    "$(cluster_psql coord -d postgres -At -f "$RECIPES/citus_days.sql")" "$local_rows"$'\n'"$local_rows"
 
 echo
 echo "# distributed and partitioned by month on the same ulid key ($RECIPES/partition_by_month.sql)"

@@ -52,45 +52,27 @@ if ((PGNUM < 140000)); then
     note "postgres_fdw before 14 has no batch_size or async_capable: servers with extensions 'ulid' only"
 fi
 
-for node in coord shard1 shard2; do
-    must "$node: CREATE EXTENSION ulid (schema public, as on every node)" \
-        q "$node" "CREATE EXTENSION ulid SCHEMA public"
-done
-# the shard side: plain tables, one per partition, with their own primary keys
-must "shard1: tables events_p0, events_p2" qf shard1 <<'SQL'
-CREATE TABLE events_p0 (id ulid PRIMARY KEY, n int NOT NULL, payload text NOT NULL);
-CREATE TABLE events_p2 (id ulid PRIMARY KEY, n int NOT NULL, payload text NOT NULL);
-SQL
-must "shard2: tables events_p1, events_p3" qf shard2 <<'SQL'
-CREATE TABLE events_p1 (id ulid PRIMARY KEY, n int NOT NULL, payload text NOT NULL);
-CREATE TABLE events_p3 (id ulid PRIMARY KEY, n int NOT NULL, payload text NOT NULL);
-SQL
+# The recipes of docs/scaling-out.md (test/suites/recipes/fdw_*.sql), with this run's hosts and ports.
+RECIPES=test/suites/recipes
+# the shard side: the extension in schema public (as on every node) and plain tables, one per
+# partition, with their own primary keys; shard2 gets the same with events_p1 and events_p3
+must "shard1: recipes/fdw_shard.sql (extension in public, tables events_p0, events_p2)" qf shard1 <"$RECIPES/fdw_shard.sql"
+must "shard2: recipes/fdw_shard.sql with events_p1, events_p3" \
+    qf shard2 < <(sed 's/events_p0/events_p1/; s/events_p2/events_p3/' "$RECIPES/fdw_shard.sql")
 
 P1="$(cluster_port shard1)"
 P2="$(cluster_port shard2)"
-# The coordinator side: the recipe in docs/scaling-out.md, with this run's ports.
-must "coordinator: servers with extensions 'ulid', user mappings, events PARTITION BY HASH (id) over 4 foreign tables" qf coord <<SQL
-CREATE EXTENSION postgres_fdw;
-CREATE SERVER shard1 FOREIGN DATA WRAPPER postgres_fdw
-    OPTIONS (host '127.0.0.1', port '$P1', dbname 'postgres',
-             $FDW_OPTS);
-CREATE SERVER shard2 FOREIGN DATA WRAPPER postgres_fdw
-    OPTIONS (host '127.0.0.1', port '$P2', dbname 'postgres',
-             $FDW_OPTS);
-CREATE USER MAPPING FOR CURRENT_USER SERVER shard1 OPTIONS (user 'postgres');
-CREATE USER MAPPING FOR CURRENT_USER SERVER shard2 OPTIONS (user 'postgres');
-
-CREATE TABLE events (
-    id      ulid NOT NULL DEFAULT gen_ulid(),
-    n       int  NOT NULL,
-    payload text NOT NULL
-) PARTITION BY HASH (id);
-CREATE FOREIGN TABLE events_p0 PARTITION OF events FOR VALUES WITH (MODULUS 4, REMAINDER 0) SERVER shard1;
-CREATE FOREIGN TABLE events_p1 PARTITION OF events FOR VALUES WITH (MODULUS 4, REMAINDER 1) SERVER shard2;
-CREATE FOREIGN TABLE events_p2 PARTITION OF events FOR VALUES WITH (MODULUS 4, REMAINDER 2) SERVER shard1;
-CREATE FOREIGN TABLE events_p3 PARTITION OF events FOR VALUES WITH (MODULUS 4, REMAINDER 3) SERVER shard2;
-
--- the local copy every result is compared with, hash-partitioned the same way
+# The coordinator side: the recipe with this run's ports (and before 14 without batch_size/async_capable).
+coordinator_recipe() {
+    sed -e "s/host 'shard1.example', port '5432'/host '127.0.0.1', port '$P1'/" \
+        -e "s/host 'shard2.example', port '5432'/host '127.0.0.1', port '$P2'/" \
+        -e "s/extensions 'ulid', batch_size '1000', async_capable 'true'/$FDW_OPTS/" "$RECIPES/fdw_coordinator.sql"
+}
+expect "recipes/fdw_coordinator.sql: lines changed for this run (hosts, ports, options)" \
+    "$(diff <(coordinator_recipe) "$RECIPES/fdw_coordinator.sql" | grep -c '^>')" -le 4
+must "coordinator: recipes/fdw_coordinator.sql (extension in public, servers with extensions 'ulid', user mappings, events PARTITION BY HASH (id) over 4 foreign tables)" \
+    qf coord < <(coordinator_recipe)
+must "coordinator: the local copy every result is compared with, hash-partitioned the same way" qf coord <<SQL
 CREATE TABLE events_local (id ulid PRIMARY KEY, n int NOT NULL, payload text NOT NULL)
     PARTITION BY HASH (id);
 CREATE TABLE events_local_p0 PARTITION OF events_local FOR VALUES WITH (MODULUS 4, REMAINDER 0);
@@ -145,6 +127,29 @@ expect "rows differing between events (all shards) and the local copy, both ways
 expect "DEFAULT gen_ulid() ids not increasing in insertion order across shards (one coordinator sequence)" \
     "$(q coord "SELECT count(*) FROM (SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM events
                                        WHERE n <= $LIVE_ROWS) s WHERE prev >= id")" -eq 0
+
+echo
+echo "# the queries docs/scaling-out.md shows (recipes/fdw_point_lookup.sql, fdw_time_range.sql, fdw_days.sql)"
+plan="$(qf coord <"$RECIPES/fdw_point_lookup.sql" | fdw_consts)"
+expect_contains "fdw_point_lookup.sql: pruned to events_p2" "$plan" " Foreign Scan on public.events_p2 events"
+expect "fdw_point_lookup.sql: one foreign scan" "$(count_lines "$plan" 'Foreign Scan')" -eq 1
+expect_contains "fdw_point_lookup.sql: the condition in the Remote SQL" "$plan" \
+    "Remote SQL: SELECT id, n, payload FROM public.events_p2 WHERE ((id OPERATOR(public.=) '01M8M88E9716VHPXTPQM4TW82Y'))"
+plan="$(qf coord <"$RECIPES/fdw_time_range.sql" | fdw_consts)"
+expect "fdw_time_range.sql: Remote SQL with both folded bounds, one per partition" \
+    "$(count_lines "$plan" "WHERE ((id OPERATOR(public.>=) '01JNCMTT000000000000000000')) AND ((id OPERATOR(public.<) '01JNF77H000000000000000000'))")" -eq 4
+expect_contains "fdw_time_range.sql: events_p0's Remote SQL" "$plan" \
+    "Remote SQL: SELECT id, n, payload FROM public.events_p0 WHERE ((id OPERATOR(public.>=) '01JNCMTT000000000000000000')) AND ((id OPERATOR(public.<) '01JNF77H000000000000000000'))"
+if ((PGNUM >= 140000)); then
+    expect "fdw_time_range.sql: Async Foreign Scan on each partition" \
+        "$(count_lines "$plan" 'Async Foreign Scan on public.events_p')" -eq 4
+    expect "fdw_days.sql: every branch aggregated on its shard" \
+        "$(count_lines "$(q coord "EXPLAIN (VERBOSE, COSTS OFF) $(cat "$RECIPES/fdw_days.sql")")" 'Relations: Aggregate on (public.events_p')" -eq 4
+    expect_str "fdw_days.sql: rows per day equal the local copy's" "$(cluster_psql coord -d postgres -At <"$RECIPES/fdw_days.sql")" \
+        "$(q coord "SELECT date_bin('1 day', ulid_to_timestamp(id), timestamptz '2000-01-01 00:00:00+00'), count(*) FROM events_local GROUP BY 1 ORDER BY 1")"
+else
+    note "PostgreSQL 13: no async foreign scans, and no date_bin() for fdw_days.sql"
+fi
 
 echo
 echo "# point lookups"

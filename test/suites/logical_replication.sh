@@ -73,15 +73,20 @@ must "publisher: 2000 docs rows and 200 notes rows before the subscriptions exis
     $(rows_sql 2000 initial);
     INSERT INTO notes SELECT gen_random_ulid(), ARRAY[gen_random_ulid(), NULL, gen_random_ulid()], 'note ' || g
     FROM generate_series(1, 200) g"
-must "publisher: CREATE PUBLICATION pub FOR TABLE docs, notes" \
-    q pub postgres "CREATE PUBLICATION pub FOR TABLE docs, notes"
-
+# the statements of docs/scaling-out.md (test/suites/recipes/logical_replication.sql), each on its
+# node, with this run's host and port for the publisher
+RECIPE=test/suites/recipes/logical_replication.sql
 CONN="host=127.0.0.1 port=$(cluster_port pub) dbname=postgres user=postgres"
-must "subscriber: CREATE SUBSCRIPTION sub_text (default text mode)" \
-    q sub sub_text "CREATE SUBSCRIPTION sub_text CONNECTION '$CONN' PUBLICATION pub"
+statement() { # statement PREFIX: the recipe's line that starts with PREFIX, with this run's publisher
+    grep -m1 "^$1" "$RECIPE" | sed "s/host=publisher.example port=5432 dbname=postgres user=postgres/$CONN/"
+}
+expect "recipe: one CREATE PUBLICATION and two CREATE SUBSCRIPTION lines" "$(grep -c '^CREATE \(PUBLICATION\|SUBSCRIPTION\) ' "$RECIPE")" -eq 3
+must "publisher: $(statement 'CREATE PUBLICATION ')" q pub postgres "$(statement 'CREATE PUBLICATION ')"
+must "subscriber: CREATE SUBSCRIPTION sub_text (default text mode), from the recipe" \
+    q sub sub_text "$(statement 'CREATE SUBSCRIPTION sub_text ')"
 if ((PGNUM >= 140000)); then
-    must "subscriber: CREATE SUBSCRIPTION sub_bin WITH (binary = true)" \
-        q sub sub_bin "CREATE SUBSCRIPTION sub_bin CONNECTION '$CONN' PUBLICATION pub WITH (binary = true)"
+    must "subscriber: CREATE SUBSCRIPTION sub_bin WITH (binary = true), from the recipe" \
+        q sub sub_bin "$(statement 'CREATE SUBSCRIPTION sub_bin ')"
     expect_str "pg_subscription.subbinary of sub_text, sub_bin" \
         "$(q sub postgres "SELECT string_agg(subname || '=' || subbinary, ' ' ORDER BY subname DESC) FROM pg_subscription")" \
         "sub_text=false sub_bin=true"

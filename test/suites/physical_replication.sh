@@ -39,7 +39,10 @@ must "primary: extensions ulid and amcheck, table events (ulid primary key, ulid
                CREATE TABLE events (id ulid PRIMARY KEY DEFAULT gen_ulid(), ref ulid NOT NULL,
                                     n int NOT NULL, payload text NOT NULL);
                CREATE INDEX events_ref_hash ON events USING hash (ref);"
-must "standby: pg_basebackup -R -X stream from the primary (as the postgres OS user)" cluster_standby standby primary
+# pg_basebackup as docs/scaling-out.md shows it: test/suites/recipes/standby.sh, verbatim
+standby_from_recipe() { CLUSTER_STANDBY_RECIPE=test/suites/recipes/standby.sh cluster_standby standby primary; }
+must "standby: recipes/standby.sh (pg_basebackup -R -X stream from the primary, as the postgres OS user)" \
+    standby_from_recipe
 must "start standby" cluster_start standby
 expect_str "standby: pg_is_in_recovery()" "$(q standby 'SELECT pg_is_in_recovery()')" t
 # the WAL sender shows up once the standby has connected

@@ -49,7 +49,12 @@ must "roles: installer (CREATE on the database only) and an application role (no
     CREATE ROLE $APP LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$PASSWORD';
     GRANT CREATE ON DATABASE \"$DB\" TO $INSTALLER"
 expect_str "installer is not a superuser" "$(q "SELECT rolsuper FROM pg_roles WHERE rolname = '$INSTALLER'")" f
-must "install as the installer" as_role "$INSTALLER" -q -f "$PORTABLE"
+# the install as docs/portable.md shows it: test/suites/recipes/portable_install.sh, verbatim
+install_recipe() {
+    APP_DB="host=127.0.0.1 dbname=$DB user=$INSTALLER password=$PASSWORD" \
+        bash -euo pipefail test/suites/recipes/portable_install.sh >/dev/null
+}
+must "install as the installer (recipes/portable_install.sh)" install_recipe
 must "install again (re-runnable)" as_role "$INSTALLER" -q -f "$PORTABLE"
 out="$(q "CREATE DATABASE \"${DB}_guard\"" && psql -X -q -d "${DB}_guard" -c "CREATE SCHEMA ulid_portable AUTHORIZATION $APP; GRANT CREATE ON DATABASE \"${DB}_guard\" TO $INSTALLER" &&
       PGUSER="$INSTALLER" PGPASSWORD="$PASSWORD" PGHOST=127.0.0.1 psql -X -q -v ON_ERROR_STOP=1 -d "${DB}_guard" -f "$PORTABLE" 2>&1;
