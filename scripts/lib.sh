@@ -28,6 +28,8 @@ ULID_COMMON_PACKAGES=(
     libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang (test/fuzz)
     valgrind           # memcheck of the unit tests (make -C test/unit valgrind)
     make
+    pgbouncer          # test/suites/pooler.sh: gen_ulid() behind a pooler in transaction mode
+    unzip git          # test/suites/install_steps.sh: the install steps the docs show
 )
 # the drivers and ORMs of test/suites/clients.sh (npm packages come from clients/node/package-lock.json;
 # nodejs from the machine or Debian, npm from Debian only where no npm is on PATH)

@@ -3,6 +3,7 @@
 "Executable documentation", is the convention this enforces).
 
     docs.py check                      static checks: info strings, norun quotes, relative links
+    docs.py ci                         the commands of the ```sh ci blocks, one per line
     docs.py run MAJOR [PAGE...]        run every page's sql blocks (psql, PG* environment) twice,
                                        each time in a fresh database, and compare the output blocks
     docs.py write MAJOR PAGE...        the same, but write the real output into the page's
@@ -189,6 +190,27 @@ def check_links(page, src, blocks):
     return n
 
 
+def ci_commands(block):
+    """The commands of a ```sh ci block: each line without its comment, `bash ` dropped."""
+    cmds = []
+    for line in block.lines:
+        words = line.split("#")[0].split()
+        if words and words[0] == "bash":
+            words = words[1:]
+        if words:
+            cmds.append(words)
+    return cmds
+
+
+def list_ci():
+    """Every command of every ```sh ci block, one per line (docs.sh runs them)."""
+    for page in pages():
+        for b in parse(page)[0]:
+            if b.lang == "sh" and b.flag("ci"):
+                for c in ci_commands(b):
+                    print(" ".join(c))
+
+
 def check():
     texts = suite_sources()
     for page in pages():
@@ -230,10 +252,9 @@ def check():
                 if bad_words:
                     problems.append(f"{b.where()}: unknown word(s) after ```sh: {' '.join(bad_words)}")
                 if b.flag("ci"):
-                    cmds = [l.split("#")[0].split() for l in b.lines if l.split("#")[0].strip()]
-                    for c in cmds:
+                    for c in ci_commands(b):
                         if c[0] not in ("scripts/demo", "scripts/test"):
-                            problems.append(f"{b.where()}: a ```sh ci block holds only scripts/demo and scripts/test, not {c[0]}")
+                            problems.append(f"{b.where()}: a ```sh ci block holds only scripts/demo and scripts/test, not {' '.join(c)}")
                 elif not (b.flag("norun") and b.file()):
                     problems.append(f"{b.where()}: a ```sh block is `sh norun file=<script>` (quoted from a script a suite runs) or `sh ci`")
             if b.flag("norun") and b.lang in ("sql", "sh"):
@@ -545,12 +566,14 @@ def reference(major, write=False):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("check", "run", "write", "reference"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("check", "run", "write", "reference", "ci"):
         print(__doc__, file=sys.stderr)
         return 2
     cmd = sys.argv[1]
     if cmd == "check":
         check()
+    elif cmd == "ci":
+        list_ci()
     elif cmd == "reference":
         reference(int(sys.argv[2]), write="--write" in sys.argv[3:])
     else:

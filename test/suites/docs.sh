@@ -67,6 +67,15 @@ if grep -qE '(^|/)scripts/test"? ' .ci/run; then
 else
     bad ".ci/run does not run scripts/test"
 fi
+# every scripts/test command line the docs show parses (run with --help appended: it stops there)
+while read -r -a cmd; do
+    [[ ${cmd[0]} == scripts/test ]] || continue
+    if out="$(bash "${cmd[@]}" --help </dev/null 2>&1)" && [[ $out == *"scripts/test"* ]]; then
+        ok "the docs' command '${cmd[*]}' is one scripts/test takes"
+    else
+        bad "the docs' command '${cmd[*]}': scripts/test refuses it: $(tail -n 1 <<<"$out")"
+    fi
+done < <(python3 test/lib/docs.py ci)
 out="$(ULID_SKIP_PACKAGES=1 ULID_SKIP_BUILD=1 ULID_PG_MAJOR="$MAJOR" timeout 300 scripts/demo </dev/null 2>&1)"
 rc=$?
 if ((rc == 0)) && [[ $out == *"ulid_to_timestamp"* ]]; then

@@ -65,12 +65,18 @@ expect_str "META.json provides.ulid.abstract = the control file's comment" "$(me
 expect_str "META.json requires PostgreSQL >= 13 at run time" "$(meta prereqs runtime requires PostgreSQL)" "13.0.0"
 expect_str "META.json meta-spec version" "$(meta meta-spec version)" "1.0.0"
 
-# quoted FILE: FILE's whole text (trimmed) appears verbatim in README.md or in one of docs/*.md
+# quoted FILE: FILE's whole text (trimmed) appears verbatim in README.md or in one of docs/*.md (in
+# a fenced block indented under a list item: with the fence's indentation taken off its lines)
 quoted() {
     python3 - "$1" README.md docs/*.md <<'PY'
-import os, sys
+import os, re, sys
 recipe = open(sys.argv[1], encoding="utf-8").read().strip()
-sys.exit(0 if any(os.path.exists(d) and recipe in open(d, encoding="utf-8").read() for d in sys.argv[2:]) else 1)
+def texts(path):
+    text = open(path, encoding="utf-8").read()
+    yield text
+    for indent, body in re.findall(r"(?m)^( +)```[^\n]*\n(.*?)^ *```", text, re.S):
+        yield "".join(l[len(indent):] if l.startswith(indent) else l for l in body.splitlines(True))
+sys.exit(0 if any(os.path.exists(d) and any(recipe in t for t in texts(d)) for d in sys.argv[2:]) else 1)
 PY
 }
 echo

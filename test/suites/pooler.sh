@@ -164,6 +164,7 @@ IFS=. read -r pgb_major pgb_minor _ <<<"$PGB_VERSION"
 if ((pgb_major == 1 && pgb_minor < 21)); then
     expect_match "pgbench -M prepared through pgbouncer $PGB_VERSION: a prepared statement is not there on the next backend" \
         "$out" 'prepared statement "P[_0-9]*" does not exist'
+    note "pgbench: $(grep -m1 -o 'ERROR: .*' <<<"$out")"
     note "rows inserted before the failure: $(q 'SELECT count(*) FROM per_txn') of $TXNS"
     note "pgbouncer 1.21 and later (max_prepared_statements) prepare them where they run; Debian 12 has $PGB_VERSION"
 else
