@@ -126,16 +126,22 @@ order_report() {
         tr '|' ' '
 }
 
+# one_client GENERATOR TABLE: the one client's $TXNS transactions with GENERATOR(), through pgbouncer;
+# sets rows, backends, breaks, same_ms and per_backend (order_report) and checks what holds for both
+one_client() {
+    pgbench_client "$1" "$2" -M simple >/dev/null
+    expect "pgbench -M simple through pgbouncer, $1(): exit status" "$?" -eq 0
+    read -r rows backends breaks same_ms per_backend < <(order_report "$2")
+    expect "$1(): rows (one per transaction of the one client)" "$rows" -eq "$TXNS"
+    expect "$1(): backends that ran the client's transactions" "$backends" -ge 2
+    expect "$1(): order breaks within each backend" "$per_backend" -eq 0
+    note "$1(): the client's $TXNS values in its own order: $breaks order breaks;" \
+        "$same_ms neighbours came from different backends in the same millisecond"
+}
+
 echo
 echo "# gen_ulid(): strictly increasing within a backend, not within the client's connection"
-out="$(pgbench_client gen_ulid per_txn -M simple)"
-expect "pgbench -M simple through pgbouncer, gen_ulid(): exit status" "$?" -eq 0
-read -r rows backends breaks same_ms per_backend < <(order_report per_txn)
-expect "rows (one per transaction of the one client)" "$rows" -eq "$TXNS"
-expect "backends that ran the client's transactions" "$backends" -ge 2
-expect "order breaks within each backend (gen_ulid() is per backend)" "$per_backend" -eq 0
-note "the client's $TXNS gen_ulid() values in its own order: $breaks order breaks;" \
-    "$same_ms neighbours came from different backends in the same millisecond"
+one_client gen_ulid per_txn
 if ((same_ms >= 20)); then
     expect "order breaks in the client's order (>= 20 same-millisecond neighbours from different backends)" "$breaks" -ge 1
 else
@@ -144,13 +150,8 @@ fi
 
 echo
 echo "# gen_monotonic_ulid(): one order for the whole server, so for the client too"
-out="$(pgbench_client gen_monotonic_ulid per_txn_mono -M simple)"
-expect "pgbench -M simple through pgbouncer, gen_monotonic_ulid(): exit status" "$?" -eq 0
-read -r rows backends breaks same_ms per_backend < <(order_report per_txn_mono)
-expect "rows" "$rows" -eq "$TXNS"
-expect "backends that ran the client's transactions" "$backends" -ge 2
+one_client gen_monotonic_ulid per_txn_mono
 expect "order breaks in the client's order with gen_monotonic_ulid()" "$breaks" -eq 0
-note "$same_ms neighbours came from different backends in the same millisecond"
 
 echo
 echo "# protocol-level prepared statements in transaction mode (pgbouncer $PGB_VERSION)"
