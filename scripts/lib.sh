@@ -37,7 +37,8 @@ ULID_CLIENT_PACKAGES=(
     python3-psycopg python3-psycopg2 python3-asyncpg python3-sqlalchemy python3-django
     libpostgresql-jdbc-java default-jdk-headless
     golang-go golang-github-jackc-pgx-v4-dev
-    ruby-pg
+    ruby-pg ruby-activerecord
+    librust-tokio-postgres-dev librust-postgres-types-dev librust-futures-util-dev librust-tokio-dev cargo
     nodejs
 )
 ULID_COMMON_PACKAGES+=("${ULID_CLIENT_PACKAGES[@]}")

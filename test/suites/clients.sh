@@ -131,6 +131,7 @@ else
     bad "go build of clients/go"
 fi
 run_client ruby_pg clients/ruby ruby check_ruby_pg.rb
+run_client activerecord clients/ruby ruby check_activerecord.rb
 if must "the node programs beside node_modules" node_dir; then
     run_client node_postgres "$WORK/node" node check_pg.js
     run_client drizzle "$WORK/node" node check_drizzle.js
