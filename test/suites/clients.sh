@@ -2,22 +2,26 @@
 # Clients: the real drivers and ORMs against the server, each running the recipes in clients/
 # (docs/clients-*.md quote them; packaging.sh checks the quotes).
 #
-# For each driver (psycopg 3, psycopg2, asyncpg, pgjdbc, pgx v4, ruby-pg, node-postgres): gen_ulid()
-# as the 26-character string in text mode and, after the recipe's one-time registration, in the
+# For each driver (psycopg 3, psycopg2, asyncpg, pgjdbc, pgx v4, ruby-pg, node-postgres, tokio-postgres):
+# gen_ulid() as the 26-character string in text mode and, after the recipe's one-time registration, in the
 # driver's binary mode (where it has one); ulid parameters as strings, and as 16 bytes or the
 # driver's uuid type where it sends binary; ulid[] both ways; NULL both ways; COPY text and binary
 # (where the driver offers it; asyncpg's copy_records_to_table through the docs' codec); a time
 # range with ulid_min/ulid_max bounds as parameters; a bad string as the driver's error with SQLSTATE
-# 22P02. For each ORM (SQLAlchemy, Django with its migration, Drizzle with drizzle-kit's migration):
+# 22P02. For each ORM (SQLAlchemy, Django with its migration, ActiveRecord with its migration and the
+# schema.rb round trip, Drizzle with drizzle-kit's migration, TypeORM and Sequelize with their schema
+# sync, Kysely with its Migrator, Prisma Client with the pg driver adapter and the recipe's migration):
 # the schema from the ORM with a ulid primary key defaulting to gen_ulid() on the server, inserts,
-# reads, a foreign key or parent column, ulid[], a bulk insert, a time range and a bad string.
+# reads, a foreign key or parent column, ulid[], a bulk insert, a time range and a bad string. Prisma's
+# CLI downloads its schema engine first: the check shows where that stops it offline.
 # Each program prints its own ok/FAIL lines; this suite passes them through, counts them, and fails
 # when a program fails, prints a FAIL, or prints no ok at all.
 #
 # Needs the Debian packages in ULID_CLIENT_PACKAGES (scripts/lib.sh; installed here when missing)
 # and the npm registry for clients/node/package-lock.json, installed once into a cache outside the
 # checkout (ULID_CLIENTS_CACHE, default /var/cache/ulid-clients, else ~/.cache/ulid-clients; Go's
-# build cache lives there too). Uses only the PG* environment: any server major works.
+# build cache and the Rust build live there too: built once, reused by every major). Uses only the
+# PG* environment: any server major works.
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 source scripts/lib.sh
@@ -102,6 +106,23 @@ go_build() {
             env GO111MODULE=off GOPATH="$WORK/gopath:/usr/share/gocode" GOPROXY=off GOFLAGS= \
                 GOCACHE="$CACHE/go-build" go build -o "$WORK/bin/" ./check ./example)
 }
+# the Rust programs, built offline by Debian's cargo and rustc against Debian's crate registry (crates-io
+# replaced by /usr/share/cargo/registry) in the cache: a copy of clients/rust at a fixed path (cargo writes
+# Cargo.lock beside Cargo.toml; the path keeps the build reusable), one target directory for every
+# major and run; a lock keeps concurrent runs apart
+cargo_build() {
+    local dir="$CACHE/rust"
+    mkdir -p "$dir/home" || return
+    (
+        flock 9 || exit
+        printf '%s\n' '[source.crates-io]' 'replace-with = "debian"' '[source.debian]' \
+            'directory = "/usr/share/cargo/registry"' '[net]' 'offline = true' >"$dir/home/config.toml" &&
+            rm -rf "$dir/src" && cp -rp clients/rust "$dir/src" &&
+            cd "$dir/src" && env CARGO_HOME="$dir/home" CARGO_TARGET_DIR="$dir/target" RUSTC=/usr/bin/rustc \
+            RUSTDOC=/usr/bin/rustdoc ulid_timeout 1200 /usr/bin/cargo build --offline -q -j2 --bins --examples
+    ) 9>"$dir/.lock"
+    RUST_BIN="$dir/target/debug"
+}
 java_build() { javac -d "$WORK/java" -cp "$JDBC_JAR" clients/java/UlidJdbc.java clients/java/CheckJdbc.java; }
 node_dir() { # the node programs beside the cached node_modules (ES modules resolve from their own path)
     mkdir -p "$WORK/node" && cp -r clients/node/. "$WORK/node/" && ln -sfn "$NODE_MODULES" "$WORK/node/node_modules"
@@ -135,6 +156,21 @@ run_client activerecord clients/ruby ruby check_activerecord.rb
 if must "the node programs beside node_modules" node_dir; then
     run_client node_postgres "$WORK/node" node check_pg.js
     run_client drizzle "$WORK/node" node check_drizzle.js
+    run_client typeorm "$WORK/node" node check_typeorm.js
+    run_client sequelize "$WORK/node" node check_sequelize.js
+    run_client kysely "$WORK/node" node check_kysely.js
+    run_client prisma "$WORK/node" node check_prisma.js
+fi
+start=$SECONDS
+if cargo_build; then
+    ok "cargo build (Debian's cargo and crates, offline) of clients/rust ($((SECONDS - start)) s)"
+    run_client tokio_postgres clients/rust "$RUST_BIN/check"
+    # shellcheck disable=SC2016 # expanded by the inner bash
+    run_client tokio_postgres_example clients/rust bash -c 'out="$("$1")"; [[ $out == "26 true 1 true" ]] &&
+        echo "ok   tokio-postgres: the example prints 26 true 1 true" ||
+        { echo "FAIL tokio-postgres: the example printed [$out]"; exit 1; }' example "$RUST_BIN/examples/ulid_recipe"
+else
+    bad "cargo build of clients/rust ($((SECONDS - start)) s)"
 fi
 
 checks_summary
