@@ -118,9 +118,9 @@ cargo_build() {
         printf '%s\n' '[source.crates-io]' 'replace-with = "debian"' '[source.debian]' \
             'directory = "/usr/share/cargo/registry"' '[net]' 'offline = true' >"$dir/home/config.toml" &&
             rm -rf "$dir/src" && cp -rp clients/rust "$dir/src" &&
-            cd "$dir/src" && env CARGO_HOME="$dir/home" CARGO_TARGET_DIR="$dir/target" RUSTC=/usr/bin/rustc \
-            RUSTDOC=/usr/bin/rustdoc ulid_timeout 1200 /usr/bin/cargo build --offline -q -j2 --bins --examples
-    ) 9>"$dir/.lock"
+            cd "$dir/src" && ulid_timeout 1200 env CARGO_HOME="$dir/home" CARGO_TARGET_DIR="$dir/target" \
+            RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc /usr/bin/cargo build --offline -q -j2 --bins --examples
+    ) 9>"$dir/.lock" || return
     RUST_BIN="$dir/target/debug"
 }
 java_build() { javac -d "$WORK/java" -cp "$JDBC_JAR" clients/java/UlidJdbc.java clients/java/CheckJdbc.java; }
