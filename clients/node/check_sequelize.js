@@ -52,15 +52,8 @@ await c.run('checks', async () => {
   c.equal('time range with ulid_min/ulid_max (Sequelize.fn) and Date parameters', range.length, RANGE_COUNT);
   c.equal('time range: first and last row on the bounds', [range[0].ts, range.at(-1).ts], [RANGE_LO, RANGE_HI]);
 
-  const badString = (what, fn) => c.badString(what, async () => {
-    try {
-      await fn();
-    } catch (e) {
-      c.equal(`${what}: Sequelize's DatabaseError wraps node-postgres's error`, [e.name, e.parent?.code],
-        ['SequelizeDatabaseError', '22P02']);
-      throw e.parent;
-    }
-  });
+  const badString = (what, fn) => c.badStringWrapped(what, 'SequelizeDatabaseError', (e) => e.parent?.code,
+    (e) => e.parent, fn);
   await badString('bad string: create', () => Event.create({ id: BAD, what: 'bad' }));
   await badString('bad string: findByPk', () => Event.findByPk(BAD));
 });

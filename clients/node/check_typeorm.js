@@ -55,14 +55,8 @@ await c.run('checks', async () => {
   c.equal('time range with ulid_min(:lo)/ulid_max(:hi) and Date parameters', range.length, RANGE_COUNT);
   c.equal('time range: first and last row on the bounds', [range[0].ts, range.at(-1).ts], [RANGE_LO, RANGE_HI]);
 
-  const badString = (what, fn) => c.badString(what, async () => {
-    try {
-      await fn();
-    } catch (e) {
-      c.equal(`${what}: QueryFailedError wraps node-postgres's error`, [e.name, e.code], ['QueryFailedError', '22P02']);
-      throw e.driverError;
-    }
-  });
+  const badString = (what, fn) => c.badStringWrapped(what, 'QueryFailedError', (e) => e.code, (e) => e.driverError,
+    fn);
   await badString('bad string: insert', () => events.insert({ id: BAD, what: 'bad' }));
   await badString('bad string: findOneBy', () => events.findOneBy({ id: BAD }));
 });

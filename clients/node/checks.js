@@ -70,6 +70,18 @@ export class Checks {
         ['22P02', `invalid input syntax for type ulid: "${BAD}"`]);
     }
   }
+  // the same, for a library that wraps node-postgres's error: it throws an error named wrapper whose
+  // code(e) is 22P02, and unwrap(e) is node-postgres's error
+  async badStringWrapped(what, wrapper, code, unwrap, fn) {
+    await this.badString(what, async () => {
+      try {
+        await fn();
+      } catch (e) {
+        this.equal(`${what}: ${wrapper} wraps node-postgres's error`, [e.name, code(e)], [wrapper, '22P02']);
+        throw unwrap(e);
+      }
+    });
+  }
   // a step that must not throw (its checks inside); a throw is one failure
   async run(what, fn) {
     try {

@@ -84,7 +84,9 @@ echo "# documentation quotes every recipe (migration, partitioning, Citus, porta
 # client recipes: every file in clients/ but the checks (check*, Check*, check/), package manifests, package
 # markers and the migrations that the ORM tools write (clients.sh checks those against the tools)
 mapfile -t client_recipes < <(find clients -type f ! -iname 'check*' ! -path '*/check/*' ! -name '__init__.py' \
-    ! -name 'package*.json' ! -path '*/migrations/*' ! -path '*/node_modules/*' ! -name '*.pyc' | sort)
+    ! -name 'package*.json' ! -path '*/migrations/*' ! -path '*/node_modules/*' ! -name '*.pyc' \
+    ! -path '*/generated/*' ! -path '*/target/*' ! -name Cargo.lock | sort)
+client_recipes+=(clients/node/prisma/migrations/*/migration.sql) # written by hand (Prisma would write TEXT)
 if ((${#client_recipes[@]} >= 10)); then
     ok "${#client_recipes[@]} client recipes in clients/"
 else
