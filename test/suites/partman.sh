@@ -56,6 +56,7 @@ months() { # months FROM TO: "events_default events_p<FROM> ... events_p<TO>"
 
 echo "# pg_partman 5.2.4 for this server (scripts/partman-build)"
 t0=$SECONDS
+# shellcheck disable=SC2016 # expanded by the inner bash
 must "scripts/partman-build --install $PG_CONFIG" bash -c 'bash scripts/partman-build --install "$1" >/dev/null' - "$PG_CONFIG"
 note "build (or cache) and install: $((SECONDS - t0)) s"
 must "a database of its own ($DB, UTC)" "$ULID_PG_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 \
