@@ -42,6 +42,12 @@ ULID_CLIENT_PACKAGES=(
     nodejs
 )
 ULID_COMMON_PACKAGES+=("${ULID_CLIENT_PACKAGES[@]}")
+# the packaging tools of scripts/package and of test/suites/package_deb.sh, pgxn_client.sh and
+# release_binaries.sh: building the Debian packages (debhelper, pg_buildext from
+# postgresql-server-dev-all, the server and its contrib for the build-time tests from postgresql-all),
+# checking them (lintian, autopkgtest) and PGXN's client (pgxnclient)
+ULID_PACKAGING_PACKAGES=(dpkg-dev debhelper postgresql-server-dev-all postgresql-all lintian autopkgtest pgxnclient)
+ULID_COMMON_PACKAGES+=("${ULID_PACKAGING_PACKAGES[@]}")
 ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/pg-build
 export ULID_ROOT ULID_PG_MAJOR ULID_PG_CACHE
 

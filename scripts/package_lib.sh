@@ -183,18 +183,23 @@ pkg_lintian() {
     ulid_log "package: lintian: no error, no warning"
 }
 
-# pkg_binary_needs SO: "lib (VERSION_TAG...)" lines: what SO needs from the system at run time
+# pkg_binary_needs SO: one line per library SO needs at run time, with the newest symbol versions
+# it uses from glibc and libstdc++
 pkg_binary_needs() {
-    local so="$1" lib
+    local so="$1" lib top
     for lib in $(objdump -p "$so" | awk '$1 == "NEEDED" { print $2 }'); do
-        printf '%s' "$lib"
+        top=""
         case "$lib" in
-        libc.so.*) objdump -T "$so" | grep -oE '\(GLIBC_[0-9.]+\)' | tr -d '()' | sort -uV | tail -n 1 | sed 's/^/ (newest symbol version: /; s/$/)/' ;;
-        libstdc++.so.*) objdump -T "$so" | grep -oE '\((GLIBCXX|CXXABI)_[0-9.]+\)' | tr -d '()' | sort -uV |
-            awk -F_ '{ top[$1] = $0 } END { printf " (newest symbol versions: %s, %s)", top["CXXABI"], top["GLIBCXX"] }' ;;
+        libc.so.*) top="$(pkg_symbol_top "$so" GLIBC)" ;;
+        libstdc++.so.*) top="$(pkg_symbol_top "$so" CXXABI), $(pkg_symbol_top "$so" GLIBCXX)" ;;
         esac
-        printf '\n'
+        printf '%s%s\n' "$lib" "${top:+ (newest symbol versions used: $top)}"
     done
+}
+
+# pkg_symbol_top SO PREFIX: the newest PREFIX_<version> among the symbols SO imports (objdump -T)
+pkg_symbol_top() {
+    objdump -T "$1" | grep -oE "\($2_[0-9.]+\)" | tr -d '()' | sort -uV | tail -n 1
 }
 
 pkg_binary() {
@@ -216,7 +221,8 @@ pkg_binary() {
     stage="$work/stage"
     pkg_tree "$src" || ulid_die "package binaries: could not copy the source"
     ulid_log "package binaries: $name.tar.gz ($("$pgc" --version), $pgc)"
-    if ! { make -C "$src" -s -j2 PG_CONFIG="$pgc" && make -C "$src" -s install PG_CONFIG="$pgc" DESTDIR="$stage"; } \
+    # rpath= : no RUNPATH to the build server's lib directory (a source-built server's PGXS adds one)
+    if ! { make -C "$src" -s -j2 PG_CONFIG="$pgc" rpath= && make -C "$src" -s install PG_CONFIG="$pgc" DESTDIR="$stage"; } \
         >"$work/build.log" 2>&1; then
         tail -n 40 "$work/build.log"
         ulid_die "package binaries: the build for PostgreSQL $major failed"

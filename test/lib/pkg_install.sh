@@ -1,0 +1,90 @@
+# shellcheck shell=bash
+# test/lib/pkg_install.sh: helpers of the suites that install the extension the way users do
+# (package_deb.sh, release_binaries.sh, pgxn_client.sh). Source it after test/lib/checks.sh.
+#
+#   pkgt_installed_files PG_CONFIG   the extension's files installed in that server (ulid.so, its JIT
+#                                    bitcode, ulid.control, ulid--*.sql), one absolute path a line
+#   pkgt_aside PG_CONFIG DIR         move those files into DIR (the source install of scripts/test),
+#                                    so that only what a suite installs is there; pkgt_restore DIR
+#                                    puts them back (call it from the suite's EXIT trap)
+#   pkgt_server_copy PREFIX DEST     a copy of the source-built server installed in PREFIX, without
+#                                    any file of the extension: a server that never saw the build
+#   pkgt_regress BINDIR PGXS_PG_REGRESS OUTDIR   the regression suite (sql/, expected/ copied to
+#                                    OUTDIR) with that server's pg_regress against PGHOST/PGPORT
+#   pkgt_loaded_libs                 the ulid libraries mapped by a backend of PGHOST/PGPORT
+
+pkgt_installed_files() {
+    local pkglib share
+    pkglib="$("$1" --pkglibdir)" && share="$("$1" --sharedir)" || return 1
+    {
+        [[ -e $pkglib/ulid.so ]] && echo "$pkglib/ulid.so"
+        [[ -e $pkglib/bitcode/ulid.index.bc ]] && echo "$pkglib/bitcode/ulid.index.bc"
+        [[ -d $pkglib/bitcode/ulid ]] && find "$pkglib/bitcode/ulid" -type f
+        find "$share/extension" -maxdepth 1 -type f \( -name ulid.control -o -name 'ulid--*.sql' \)
+    } | sort
+}
+
+pkgt_aside() {
+    local pgc="$1" dir="$2" f pkglib
+    pkglib="$("$pgc" --pkglibdir)" || return 1
+    mkdir -p "$dir" || return 1
+    pkgt_installed_files "$pgc" >"$dir/.list" || return 1
+    while IFS= read -r f; do
+        mkdir -p "$dir$(dirname "$f")" && mv "$f" "$dir$f" || return 1
+    done <"$dir/.list"
+    [[ ! -d $pkglib/bitcode/ulid ]] || find "$pkglib/bitcode/ulid" -depth -type d -empty -delete
+}
+
+pkgt_restore() {
+    local dir="$1" f rc=0
+    [[ -f $dir/.list ]] || return 0
+    while IFS= read -r f; do
+        [[ -e $dir$f ]] || continue
+        mkdir -p "$(dirname "$f")" && mv -f "$dir$f" "$f" || rc=1
+    done <"$dir/.list"
+    ((rc == 0)) && rm -f "$dir/.list"
+    return "$rc"
+}
+
+pkgt_server_copy() {
+    local prefix="$1" dest="$2" left
+    mkdir -p "$(dirname "$dest")" && cp -a "$prefix" "$dest" || return 1
+    find "$dest" \( -name 'ulid.so' -o -name 'ulid_test_throw.so' -o -name 'ulid.index.bc' \
+        -o -name 'ulid.control' -o -name 'ulid--*.sql' \) -delete
+    find "$dest" -depth -type d -path '*/bitcode/ulid*' -exec rm -rf {} +
+    left="$(find "$dest" -name 'ulid*')"
+    if [[ -n $left ]]; then
+        echo "pkgt_server_copy: left over in $dest: $left" >&2
+        return 1
+    fi
+}
+
+# the REGRESS and REGRESS_OPTS of the Makefile (printed by make itself, whatever they hold)
+pkgt_regress_vars() {
+    make -s -C "$ULID_SUITE_ROOT" -f Makefile -f - PG_CONFIG="$1" print-regress <<'MK'
+print-regress:
+	@echo "$(REGRESS_OPTS)"
+	@echo "$(REGRESS)"
+MK
+}
+
+pkgt_regress() {
+    local bindir="$1" pg_regress="$2" out="$3" opts tests
+    mkdir -p "$out" && cp -a "$ULID_SUITE_ROOT/sql" "$ULID_SUITE_ROOT/expected" "$out/" || return 1
+    chmod -R a+rX "$out"
+    { read -r opts && read -r tests; } < <(pkgt_regress_vars "$bindir/pg_config")
+    [[ -n $tests ]] || {
+        echo "pkgt_regress: no REGRESS in the Makefile" >&2
+        return 1
+    }
+    # shellcheck disable=SC2086 # word splitting of the two make variables is meant
+    (cd "$out" && "$pg_regress" --inputdir=. --outputdir=. --bindir="$bindir" --host="$PGHOST" \
+        --port="$PGPORT" --user="$PGUSER" $opts $tests)
+}
+
+pkgt_loaded_libs() {
+    psql -X -At -v ON_ERROR_STOP=1 -d "${1:-postgres}" <<'SQL' | grep -oE '/[^ ]*ulid[^ ]*\.so' | sort -u
+SELECT gen_ulid() IS NOT NULL;
+SELECT pg_read_file('/proc/self/maps');
+SQL
+}

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# The Debian package, installed as a user installs it (docs/install.md "From a Debian package").
+#
+# On every major, the source package's own checks:
+#   - debian/changelog's newest entry is ulid.control's default_version (`scripts/package check`),
+#     and that check fails, naming the fix, in a copy whose default_version was bumped;
+#   - debian/control is what debian/control.in gives for Debian 12's PostgreSQL (pg_buildext
+#     checkcontrol);
+#   - the previous release's tag is found (`scripts/package previous-tag`: the newest v* tag older
+#     than default_version), and a checkout without tags is refused with a message saying so.
+# In the pass of Debian's own PostgreSQL 15 (the .debs are built for Debian's servers), with the
+# source install of scripts/test moved aside first and put back at the end:
+#   - `scripts/package deb`: source package and postgresql-15-ulid, built, installed into debian/
+#     and regression-tested by pg_buildext, and lintian with no error and no warning; the .deb holds
+#     the files `make install` installs, and its Depends come from ${postgresql:Depends}
+#     (postgresql-15) and ${shlibs:Depends} (libc6, libstdc++6);
+#   - `apt-get install ./postgresql-15-ulid_*.deb` on a server without the extension: installed,
+#     CREATE EXTENSION ulid gives default_version, the backend maps the package's ulid.so, and the
+#     whole regression suite (pg_regress) passes against the packaged files; `apt-get purge` leaves
+#     no file of the package behind;
+#   - upgrade: the package of the previous release (built from its tag with this debian/), a
+#     database with the extension at that version and a table keyed by ulid, then the new package
+#     over it and ALTER EXTENSION ulid UPDATE: default_version, the rows unchanged, the index
+#     clean (amcheck), new keys above the old, and the extension's catalog that of a fresh install;
+#   - autopkgtest (debian/tests: pg_buildext installcheck against the installed package) with the
+#     null runner passes; a final purge leaves nothing behind.
+# About 3 minutes in the 15 pass (two package builds), a few seconds in the others.
+set -uo pipefail
+cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
+ULID_SUITE_ROOT="$PWD"
+source test/lib/checks.sh
+source test/lib/pkg_install.sh
+suite_exit_on_signals
+
+MAJOR="${ULID_PG_MAJOR:-15}"
+PGC="${PG_CONFIG:-pg_config}"
+VERSION="$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)"
+PKG=postgresql-15-ulid # Debian 12's PostgreSQL is 15: the literal commands below are a user's
+WORK="$(mktemp -d -t ulid-deb.XXXXXX)"
+chmod 755 "$WORK"
+ASIDE="$WORK/aside"
+START=$SECONDS
+installed() { [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$PKG" 2>/dev/null)" == [ir]* ]]; }
+cleanup() {
+    if installed; then apt-get purge "$PKG" >/dev/null 2>&1 || echo "# WARNING: could not purge $PKG"; fi
+    if [[ -f $ASIDE/.list ]]; then
+        pkgt_restore "$ASIDE" || echo "# WARNING: could not put the source install back from $ASIDE"
+    fi
+    [[ -f $ASIDE/.list ]] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+# apt-get as a user types it, without questions (the commands below are quoted in docs/install.md)
+printf 'APT::Get::Assume-Yes "true";\nDPkg::Lock::Timeout "900";\n' >"$WORK/apt.conf"
+export APT_CONFIG="$WORK/apt.conf" DEBIAN_FRONTEND=noninteractive
+
+echo "# debian/ (checked in every pass)"
+if out="$(scripts/package check 2>&1)"; then ok "scripts/package check: ${out#==> package: }"; else bad "$out"; fi
+mkdir -p "$WORK/bumped" && cp -a scripts debian ulid.control "$WORK/bumped/"
+sed -i "s/^default_version = .*/default_version = '9.9.9'/" "$WORK/bumped/ulid.control"
+rc=0
+out="$("$WORK/bumped/scripts/package" check 2>&1)" || rc=$?
+if ((rc != 0)) && [[ $out == *"default_version is 9.9.9"*"dch -v 9.9.9-1"* ]]; then
+    ok "with default_version bumped to 9.9.9 and no changelog entry, it fails and names the fix"
+else
+    bad "scripts/package check with a bumped default_version: exit $rc: $out"
+fi
+mkdir -p "$WORK/control" && cp -a debian "$WORK/control/"
+if out="$(cd "$WORK/control" && PG_SUPPORTED_VERSIONS=default pg_buildext checkcontrol 2>&1)"; then
+    ok "debian/control is what debian/control.in gives for Debian 12 ($(grep -c '^Package:' debian/control) binary package)"
+else
+    bad "debian/control is not what debian/control.in gives (pg_buildext updatecontrol):"
+    printf '%s\n' "$out" | sed 's/^/#   /'
+fi
+if PREV="$(scripts/package previous-tag 2>&1)" && [[ $PREV == v* ]] && dpkg --compare-versions "${PREV#v}" lt "$VERSION"; then
+    ok "the previous release: $PREV (default_version $VERSION)"
+else
+    bad "scripts/package previous-tag: $PREV"
+    PREV=""
+fi
+# a checkout without tags: the same files in a repository of their own
+mkdir -p "$WORK/notags" && cp -a scripts debian ulid.control "$WORK/notags/" &&
+    git -C "$WORK/notags" init -q && git -C "$WORK/notags" add -A &&
+    git -C "$WORK/notags" -c user.name=t -c user.email=t@localhost commit -q -m notags
+rc=0
+out="$("$WORK/notags/scripts/package" previous-tag 2>&1)" || rc=$?
+if ((rc != 0)) && [[ $out == *"git fetch --tags"* ]]; then
+    ok "a checkout without tags: refused, saying to fetch them"
+else
+    bad "previous-tag in a checkout without tags: exit $rc: $out"
+fi
+
+if [[ $MAJOR != 15 ]] || awk -v m="$MAJOR" '$1 == m { f = 1 } END { exit !f }' scripts/pg-versions; then
+    note "PostgreSQL $MAJOR: the .deb is built and installed in the pass of Debian's PostgreSQL 15"
+    note "took $((SECONDS - START)) s"
+    checks_summary
+    exit
+fi
+
+echo
+echo "# scripts/package deb (the source install moved aside: the package's own tests see only its files)"
+must "move the source install aside ($(pkgt_installed_files "$PGC" | wc -l) files)" pkgt_aside "$PGC" "$ASIDE"
+t0=$SECONDS
+rc=0
+scripts/package deb --out "$WORK/dist" >"$WORK/deb.log" 2>&1 || rc=$?
+if ((rc == 0)); then
+    ok "scripts/package deb: built, tested by pg_buildext, lintian clean ($((SECONDS - t0)) s)"
+else
+    bad "scripts/package deb (exit $rc):"
+    tail -n 60 "$WORK/deb.log" | sed 's/^/#   /'
+fi
+grep -E '^(### PostgreSQL|.*tests passed|[EWI]: |==> package: lintian)' "$WORK/deb.log" | sed 's/^/#   /'
+DEB="$(find "$WORK/dist" -maxdepth 1 -name "${PKG}_${VERSION}-*.deb" | head -n 1)"
+[[ -n $DEB ]] || {
+    bad "no ${PKG}_$VERSION-*.deb"
+    checks_summary
+    exit 1
+}
+deps="$(dpkg-deb -f "$DEB" Depends)"
+note "Depends: $deps"
+expect_match "Depends: postgresql-15 (\${postgresql:Depends})" "$deps" '(^|, )postgresql-15(,|$| )'
+expect_match "Depends: libc6 and libstdc++6 (\${shlibs:Depends})" "$deps" 'libc6 \(>= [0-9.]+\).*libstdc\+\+6|libstdc\+\+6.*libc6 \(>= [0-9.]+\)'
+files="$(dpkg-deb -c "$DEB" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./|/|' | grep -E '/ulid\.so$|/bitcode/ulid|/extension/ulid' | sort)"
+expect_str "the .deb holds the files make install installs ($(wc -l <"$ASIDE/.list"))" "$files" "$(cat "$ASIDE/.list")"
+
+echo
+echo "# install, use, purge"
+cd "$WORK/dist" || exit 1
+out="$(apt-get install ./postgresql-15-ulid_*.deb 2>&1)" && installed && ok "apt-get install ./postgresql-15-ulid_*.deb" ||
+    bad "apt-get install: $(printf '%s\n' "$out" | tail -n 20)"
+cd "$ULID_SUITE_ROOT" || exit 1
+expect_match "dpkg: installed at ${VERSION}-N" "$(dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$PKG")" "^ii  ${VERSION//./\\.}-[0-9]+$"
+mapfile -t OWNED < <(dpkg -L "$PKG")
+psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS deb_fresh' -c 'CREATE DATABASE deb_fresh' </dev/null
+expect_str "CREATE EXTENSION ulid: version $VERSION" \
+    "$(psql -X -q -At -d deb_fresh -c 'CREATE EXTENSION ulid' -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'" 2>&1)" "$VERSION"
+expect_str "the backend maps the package's ulid.so" "$(pkgt_loaded_libs deb_fresh)" "$("$PGC" --pkglibdir)/ulid.so"
+t0=$SECONDS
+if out="$(pkgt_regress "$("$PGC" --bindir)" "$(dirname "$(dirname "$("$PGC" --pgxs)")")/test/regress/pg_regress" "$WORK/regress" 2>&1)"; then
+    ok "pg_regress against the packaged files: $(printf '%s\n' "$out" | grep -E 'tests passed' | xargs) ($((SECONDS - t0)) s)"
+else
+    bad "pg_regress against the packaged files:"
+    printf '%s\n' "$out" | tail -n 30 | sed 's/^/#   /'
+    [[ -f $WORK/regress/regression.diffs ]] && head -n 80 "$WORK/regress/regression.diffs" | sed 's/^/#   /'
+fi
+psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE deb_fresh' -c 'DROP DATABASE IF EXISTS contrib_regression' </dev/null
+
+# purged: no file dpkg -L listed, no directory of its own, not even a dpkg record left
+purged_clean() {
+    local f left=""
+    for f in "${OWNED[@]}"; do
+        [[ -e $f ]] || continue
+        [[ -d $f && -n "$(dpkg -S "$f" 2>/dev/null)" ]] && continue # a directory other packages share
+        left+=" $f"
+    done
+    expect_str "$1: no file or directory of the package left" "$left" ""
+    expect_str "$1: no file of the extension left" "$(pkgt_installed_files "$PGC")" ""
+    local st
+    st="$(dpkg-query -W -f='${db:Status-Abbrev}' "$PKG" 2>/dev/null | tr -d ' ')"
+    if [[ -z $st || $st == [pu]n ]]; then ok "$1: dpkg: not installed, no configuration left (${st:-forgotten})"; else bad "$1: dpkg status $st"; fi
+}
+out="$(apt-get purge postgresql-15-ulid 2>&1)" && ok "apt-get purge postgresql-15-ulid" || bad "apt-get purge: $out"
+purged_clean "after the purge"
+
+echo
+echo "# upgrade from the previous release's package ($PREV)"
+if [[ -z $PREV ]]; then
+    bad "no previous release: the upgrade is not tested"
+else
+    t0=$SECONDS
+    if DEB_BUILD_OPTIONS=nocheck scripts/package deb --previous --no-lintian --out "$WORK/prev" >"$WORK/prev.log" 2>&1; then
+        ok "scripts/package deb --previous: $(basename "$(find "$WORK/prev" -name "${PKG}_*.deb")") ($((SECONDS - t0)) s)"
+    else
+        bad "scripts/package deb --previous:"
+        tail -n 40 "$WORK/prev.log" | sed 's/^/#   /'
+    fi
+    cd "$WORK/prev" || exit 1
+    out="$(apt-get install ./postgresql-15-ulid_*.deb 2>&1)" || bad "apt-get install (previous): $out"
+    cd "$ULID_SUITE_ROOT" || exit 1
+    expect_match "installed: ${PREV#v}-N" "$(dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$PKG")" "^ii  ${PREV#v}-[0-9]+$"
+    psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS deb_upgrade' -c 'CREATE DATABASE deb_upgrade' </dev/null
+    q() { psql -X -q -At -v ON_ERROR_STOP=1 -d deb_upgrade "$@" 2>&1; }
+    expect_str "CREATE EXTENSION ulid with the previous package: ${PREV#v}" \
+        "$(q -c 'CREATE EXTENSION ulid' -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "${PREV#v}"
+    q -c 'CREATE TABLE t (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int)' -c 'INSERT INTO t (n) SELECT g FROM generate_series(1, 20000) g' >/dev/null
+    before="$(q -c 'SELECT count(*), md5(string_agg(id::text, $$,$$ ORDER BY id)), max(id) FROM t')"
+    cd "$WORK/dist" || exit 1
+    out="$(apt-get install ./postgresql-15-ulid_*.deb 2>&1)" || bad "apt-get install (upgrade): $out"
+    cd "$ULID_SUITE_ROOT" || exit 1
+    expect_match "upgraded to ${VERSION}-N" "$(dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$PKG")" "^ii  ${VERSION//./\\.}-[0-9]+$"
+    expect_str "ALTER EXTENSION ulid UPDATE: $VERSION" \
+        "$(q -c 'ALTER EXTENSION ulid UPDATE' -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")" "$VERSION"
+    expect_str "the rows are unchanged" "$(q -c 'SELECT count(*), md5(string_agg(id::text, $$,$$ ORDER BY id)), max(id) FROM t')" "$before"
+    expect_str "the primary key index is clean (amcheck)" \
+        "$(q -c 'CREATE EXTENSION IF NOT EXISTS amcheck' -c "SELECT bt_index_check('t_pkey', true)")" ""
+    expect_str "new keys sort above the old ones" \
+        "$(q -c 'INSERT INTO t (n) VALUES (0)' -c "SELECT (SELECT id FROM t WHERE n = 0) > '${before##*|}'::ulid")" "t"
+    psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS deb_fresh' -c 'CREATE DATABASE deb_fresh' </dev/null
+    psql -X -q -d deb_fresh -c 'CREATE EXTENSION ulid' </dev/null
+    upgraded="$(q -f test/lib/ulid_describe.sql)"
+    fresh="$(psql -X -q -At -d deb_fresh -f test/lib/ulid_describe.sql 2>&1)"
+    expect_str "after the update the catalog is a fresh install's ($(count_lines "$fresh" " ") lines)" "$upgraded" "$fresh"
+    psql -X -q -c 'DROP DATABASE deb_upgrade' -c 'DROP DATABASE deb_fresh' </dev/null
+fi
+
+echo
+echo "# autopkgtest (debian/tests) against the installed package, null runner"
+installed || (cd "$WORK/dist" && apt-get install ./postgresql-15-ulid_*.deb >/dev/null 2>&1)
+mapfile -t OWNED < <(dpkg -L "$PKG")
+cd "$WORK/dist" || exit 1
+t0=$SECONDS
+rc=0
+autopkgtest ./postgresql-ulid_*.dsc ./postgresql-15-ulid_*.deb -- null >"$WORK/autopkgtest.log" 2>&1 || rc=$?
+cd "$ULID_SUITE_ROOT" || exit 1
+summary="$(sed -n '/@@@@@@@@@@@@@@@@@@@@ summary/,$p' "$WORK/autopkgtest.log" | tail -n +2)"
+if ((rc == 0)) && [[ $summary =~ installcheck\ +PASS ]]; then
+    ok "autopkgtest: $(echo "$summary" | xargs) ($((SECONDS - t0)) s)"
+else
+    bad "autopkgtest (exit $rc):"
+    tail -n 60 "$WORK/autopkgtest.log" | sed 's/^/#   /'
+fi
+grep -E 'tests passed' "$WORK/autopkgtest.log" | sed 's/^/#   /'
+out="$(apt-get purge postgresql-15-ulid 2>&1)" && ok "apt-get purge postgresql-15-ulid" || bad "apt-get purge: $out"
+purged_clean "after the upgrade and autopkgtest"
+
+if pkgt_restore "$ASIDE"; then
+    ok "the source install is back ($(pkgt_installed_files "$PGC" | wc -l) files)"
+else
+    bad "could not put the source install back from $ASIDE"
+fi
+note "took $((SECONDS - START)) s"
+checks_summary

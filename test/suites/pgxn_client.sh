@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# PGXN's client (Debian's pgxnclient) with the PGXN archive (docs/install.md "From PGXN"):
+#   - `scripts/package pgxn` writes ulid-<version>.zip (make dist of the working tree);
+#   - into a server that has no file of the extension -- on a source-built major a copy of its
+#     install without them, on Debian's 15 that server with the source install moved aside (and
+#     put back afterwards) -- `pgxn install ./ulid-<version>.zip` builds and installs it where
+#     pg_config says, `pgxn load` creates the extension at default_version (the backend maps the
+#     ulid.so pgxn installed), `pgxn check` runs the whole regression suite against it and passes,
+#     `pgxn unload` drops the extension and `pgxn uninstall` removes every file it installed.
+# About 30 s (a build of the extension).
+set -uo pipefail
+cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
+ULID_SUITE_ROOT="$PWD"
+source test/lib/checks.sh
+source test/lib/pkg_install.sh
+suite_exit_on_signals
+
+MAJOR="${ULID_PG_MAJOR:-15}"
+PGC="${PG_CONFIG:-pg_config}"
+VERSION="$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)"
+ZIPNAME="ulid-$VERSION.zip"
+WORK="$(mktemp -d -t ulid-pgxn.XXXXXX)"
+chmod 755 "$WORK"
+ASIDE="$WORK/aside"
+cleanup() {
+    if [[ -f $ASIDE/.list ]]; then
+        pkgt_restore "$ASIDE" || echo "# WARNING: could not put the source install back from $ASIDE"
+    fi
+    [[ -f $ASIDE/.list ]] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+SOURCE_BUILT=0
+awk -v m="$MAJOR" '$1 == m { f = 1 } END { exit !f }' scripts/pg-versions && SOURCE_BUILT=1
+START=$SECONDS
+
+command -v pgxn >/dev/null || {
+    bad "pgxn is not installed (apt-get install pgxnclient)"
+    checks_summary
+    exit 1
+}
+must "scripts/package pgxn" bash -c 'scripts/package pgxn --out "$1" >"$1.log" 2>&1 || { cat "$1.log"; exit 1; }' _ "$WORK/dist"
+[[ -f $WORK/dist/$ZIPNAME ]] && ok "$ZIPNAME" || bad "no $ZIPNAME"
+
+if ((SOURCE_BUILT)); then
+    echo
+    echo "# into a copy of the PostgreSQL $MAJOR install without the extension's files"
+    prefix="$(cd "$("$PGC" --bindir)/.." && pwd -P)"
+    must "copy of $prefix without the extension's files" pkgt_server_copy "$prefix" "$WORK/server"
+    TPGC="$WORK/server/bin/pg_config"
+    suite_isolate_env
+    ULID_PG_BINDIR="$WORK/server/bin"
+    source test/lib/cluster.sh
+    must "a cluster of the copy" cluster_up pgxn
+    export PGHOST=127.0.0.1 PGPORT="$(cluster_port pgxn)" PGUSER=postgres PGDATABASE=postgres
+else
+    echo
+    echo "# into Debian's PostgreSQL $MAJOR, the source install moved aside"
+    TPGC="$PGC"
+    must "move the source install aside ($(pkgt_installed_files "$PGC" | wc -l) files)" pkgt_aside "$PGC" "$ASIDE"
+fi
+export PATH="$("$TPGC" --bindir):$PATH"
+expect_str "no file of the extension in $("$TPGC" --pkglibdir) and $("$TPGC" --sharedir)/extension" "$(pkgt_installed_files "$TPGC")" ""
+
+cd "$WORK/dist" || exit 1
+t0=$SECONDS
+if out="$(pgxn install --pg_config "$TPGC" "./$ZIPNAME" 2>&1)"; then
+    ok "pgxn install --pg_config $TPGC ./$ZIPNAME ($((SECONDS - t0)) s)"
+else
+    bad "pgxn install:"
+    printf '%s\n' "$out" | tail -n 30 | sed 's/^/#   /'
+fi
+installed="$(pkgt_installed_files "$TPGC")"
+expect_contains "it installed ulid.so" "$installed" "$("$TPGC" --pkglibdir)/ulid.so"
+expect_contains "it installed ulid--$VERSION.sql" "$installed" "$("$TPGC" --sharedir)/extension/ulid--$VERSION.sql"
+
+psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS pgxn_load' -c 'CREATE DATABASE pgxn_load' </dev/null
+if out="$(pgxn load --pg_config "$TPGC" -d pgxn_load "./$ZIPNAME" 2>&1)"; then ok "pgxn load -d pgxn_load ./$ZIPNAME: $out"; else bad "pgxn load: $out"; fi
+expect_str "the extension is at default_version" \
+    "$(psql -X -At -d pgxn_load -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'" 2>&1)" "$VERSION"
+expect_str "the backend maps the ulid.so pgxn installed" "$(pkgt_loaded_libs pgxn_load)" "$("$TPGC" --pkglibdir)/ulid.so"
+
+t0=$SECONDS
+rc=0
+out="$(pgxn check --pg_config "$TPGC" "./$ZIPNAME" 2>&1)" || rc=$?
+passed="$(printf '%s\n' "$out" | grep -E 'tests passed|^# All [0-9]+ tests passed' | xargs)"
+if ((rc == 0)) && [[ -n $passed ]]; then
+    ok "pgxn check ./$ZIPNAME: $passed ($((SECONDS - t0)) s)"
+else
+    bad "pgxn check (exit $rc):"
+    printf '%s\n' "$out" | tail -n 60 | sed 's/^/#   /'
+fi
+
+if out="$(pgxn unload --pg_config "$TPGC" -d pgxn_load "./$ZIPNAME" 2>&1)"; then ok "pgxn unload: $out"; else bad "pgxn unload: $out"; fi
+expect_str "no extension left in the database" "$(psql -X -At -d pgxn_load -c "SELECT count(*) FROM pg_extension WHERE extname = 'ulid'")" 0
+if out="$(pgxn uninstall --pg_config "$TPGC" "./$ZIPNAME" 2>&1)"; then ok "pgxn uninstall ./$ZIPNAME"; else bad "pgxn uninstall: $out"; fi
+expect_str "no file of the extension left" "$(pkgt_installed_files "$TPGC")" ""
+cd "$ULID_SUITE_ROOT" || exit 1
+psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS pgxn_load' -c 'DROP DATABASE IF EXISTS contrib_regression' </dev/null
+
+if ((!SOURCE_BUILT)); then
+    if pkgt_restore "$ASIDE"; then
+        ok "the source install is back ($(pkgt_installed_files "$PGC" | wc -l) files)"
+    else
+        bad "could not put the source install back from $ASIDE"
+    fi
+fi
+note "took $((SECONDS - START)) s"
+checks_summary
