@@ -61,41 +61,43 @@ fi
 export PATH="$("$TPGC" --bindir):$PATH"
 expect_str "no file of the extension in $("$TPGC" --pkglibdir) and $("$TPGC" --sharedir)/extension" "$(pkgt_installed_files "$TPGC")" ""
 
+psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS mydb' -c 'CREATE DATABASE mydb' </dev/null
+echo
+echo "# a user's steps (docs/install.md), in the directory of the archive"
 cd "$WORK/dist" || exit 1
+PG_CONFIG="$TPGC"
 t0=$SECONDS
-if out="$(pgxn install --pg_config "$TPGC" "./$ZIPNAME" 2>&1)"; then
-    ok "pgxn install --pg_config $TPGC ./$ZIPNAME ($((SECONDS - t0)) s)"
+(
+    set -e
+pgxn install --pg_config "$PG_CONFIG" ./ulid-*.zip
+pgxn load --pg_config "$PG_CONFIG" -d mydb ./ulid-*.zip
+pgxn check --pg_config "$PG_CONFIG" ./ulid-*.zip
+) >"$WORK/steps.log" 2>&1
+rc=$?
+cd "$ULID_SUITE_ROOT" || exit 1
+if ((rc == 0)); then
+    ok "pgxn install, pgxn load -d mydb, pgxn check ($((SECONDS - t0)) s)"
 else
-    bad "pgxn install:"
-    printf '%s\n' "$out" | tail -n 30 | sed 's/^/#   /'
+    bad "the steps (exit $rc):"
+    tail -n 60 "$WORK/steps.log" | sed 's/^/#   /'
 fi
 installed="$(pkgt_installed_files "$TPGC")"
-expect_contains "it installed ulid.so" "$installed" "$("$TPGC" --pkglibdir)/ulid.so"
-expect_contains "it installed ulid--$VERSION.sql" "$installed" "$("$TPGC" --sharedir)/extension/ulid--$VERSION.sql"
-
-psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS pgxn_load' -c 'CREATE DATABASE pgxn_load' </dev/null
-if out="$(pgxn load --pg_config "$TPGC" -d pgxn_load "./$ZIPNAME" 2>&1)"; then ok "pgxn load -d pgxn_load ./$ZIPNAME: $out"; else bad "pgxn load: $out"; fi
+expect_contains "pgxn install installed ulid.so" "$installed" "$("$TPGC" --pkglibdir)/ulid.so"
+expect_contains "pgxn install installed ulid--$VERSION.sql" "$installed" "$("$TPGC" --sharedir)/extension/ulid--$VERSION.sql"
+expect_contains "pgxn load ran CREATE EXTENSION" "$(cat "$WORK/steps.log")" "CREATE EXTENSION"
 expect_str "the extension is at default_version" \
-    "$(psql -X -At -d pgxn_load -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'" 2>&1)" "$VERSION"
-expect_str "the backend maps the ulid.so pgxn installed" "$(pkgt_loaded_libs pgxn_load)" "$("$TPGC" --pkglibdir)/ulid.so"
+    "$(psql -X -At -d mydb -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'" 2>&1)" "$VERSION"
+expect_str "the backend maps the ulid.so pgxn installed" "$(pkgt_loaded_libs mydb)" "$("$TPGC" --pkglibdir)/ulid.so"
+expect_match "pgxn check ran the regression suite: it passed" "$(grep -E 'tests passed' "$WORK/steps.log")" \
+    "All [0-9]+ tests passed"
 
-t0=$SECONDS
-rc=0
-out="$(pgxn check --pg_config "$TPGC" "./$ZIPNAME" 2>&1)" || rc=$?
-passed="$(printf '%s\n' "$out" | grep -E 'tests passed|^# All [0-9]+ tests passed' | xargs)"
-if ((rc == 0)) && [[ -n $passed ]]; then
-    ok "pgxn check ./$ZIPNAME: $passed ($((SECONDS - t0)) s)"
-else
-    bad "pgxn check (exit $rc):"
-    printf '%s\n' "$out" | tail -n 60 | sed 's/^/#   /'
-fi
-
-if out="$(pgxn unload --pg_config "$TPGC" -d pgxn_load "./$ZIPNAME" 2>&1)"; then ok "pgxn unload: $out"; else bad "pgxn unload: $out"; fi
-expect_str "no extension left in the database" "$(psql -X -At -d pgxn_load -c "SELECT count(*) FROM pg_extension WHERE extname = 'ulid'")" 0
+cd "$WORK/dist" || exit 1
+if out="$(pgxn unload --pg_config "$TPGC" -d mydb "./$ZIPNAME" 2>&1)"; then ok "pgxn unload -d mydb: $out"; else bad "pgxn unload: $out"; fi
+expect_str "no extension left in the database" "$(psql -X -At -d mydb -c "SELECT count(*) FROM pg_extension WHERE extname = 'ulid'")" 0
 if out="$(pgxn uninstall --pg_config "$TPGC" "./$ZIPNAME" 2>&1)"; then ok "pgxn uninstall ./$ZIPNAME"; else bad "pgxn uninstall: $out"; fi
 expect_str "no file of the extension left" "$(pkgt_installed_files "$TPGC")" ""
 cd "$ULID_SUITE_ROOT" || exit 1
-psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS pgxn_load' -c 'DROP DATABASE IF EXISTS contrib_regression' </dev/null
+psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS mydb' -c 'DROP DATABASE IF EXISTS contrib_regression' </dev/null
 
 if ((!SOURCE_BUILT)); then
     if pkgt_restore "$ASIDE"; then
