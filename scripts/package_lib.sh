@@ -272,6 +272,8 @@ pkg_pgxn() {
 
 pkg_sums() {
     local out="$1"
-    (cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS ! -name '*.log' -printf '%f\n' | sort |
-        xargs -r sha256sum -- >SHA256SUMS)
+    local sums
+    sums="$(cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS ! -name '*.log' -printf '%f\n' | sort |
+        xargs -r sha256sum --)" || return 1
+    printf '%s\n' "$sums" >"$out/SHA256SUMS"
 }

@@ -2,6 +2,11 @@
 # test/lib/pkg_install.sh: helpers of the suites that install the extension the way users do
 # (package_deb.sh, release_binaries.sh, pgxn_client.sh). Source it after test/lib/checks.sh.
 #
+#   pkgt_begin NAME                  sets MAJOR (the major under test), PGC (its pg_config), VERSION
+#                                    (default_version), SOURCE_BUILT (1 when scripts/pg-versions
+#                                    builds MAJOR), START, and WORK: a temporary directory that the
+#                                    postgres user can read (the servers read installed files there)
+#   pkgt_package LOG ARG...          scripts/package ARG..., its output in LOG (shown if it fails)
 #   pkgt_installed_files PG_CONFIG   the extension's files installed in that server (ulid.so, its JIT
 #                                    bitcode, ulid.control, ulid--*.sql), one absolute path a line
 #   pkgt_aside PG_CONFIG DIR         move those files into DIR (the source install of scripts/test),
@@ -12,6 +17,26 @@
 #   pkgt_regress BINDIR PGXS_PG_REGRESS OUTDIR   the regression suite (sql/, expected/ copied to
 #                                    OUTDIR) with that server's pg_regress against PGHOST/PGPORT
 #   pkgt_loaded_libs                 the ulid libraries mapped by a backend of PGHOST/PGPORT
+
+# shellcheck disable=SC2034 # the variables are for the suite that sources this file
+pkgt_begin() {
+    MAJOR="${ULID_PG_MAJOR:-15}"
+    PGC="${PG_CONFIG:-pg_config}"
+    VERSION="$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$ULID_SUITE_ROOT/ulid.control")"
+    WORK="$(mktemp -d -t "ulid-$1.XXXXXX")" && chmod 755 "$WORK" || exit 1
+    SOURCE_BUILT=0
+    awk -v m="$MAJOR" '$1 == m { f = 1 } END { exit !f }' "$ULID_SUITE_ROOT/scripts/pg-versions" && SOURCE_BUILT=1
+    START=$SECONDS
+}
+
+pkgt_package() {
+    local log="$1"
+    shift
+    "$ULID_SUITE_ROOT/scripts/package" "$@" >"$log" 2>&1 || {
+        cat "$log"
+        return 1
+    }
+}
 
 pkgt_installed_files() {
     local pkglib share

@@ -32,14 +32,9 @@ source test/lib/checks.sh
 source test/lib/pkg_install.sh
 suite_exit_on_signals
 
-MAJOR="${ULID_PG_MAJOR:-15}"
-PGC="${PG_CONFIG:-pg_config}"
-VERSION="$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)"
+pkgt_begin deb
 PKG=postgresql-15-ulid # Debian 12's PostgreSQL is 15: the literal commands below are a user's
-WORK="$(mktemp -d -t ulid-deb.XXXXXX)"
-chmod 755 "$WORK"
 ASIDE="$WORK/aside"
-START=$SECONDS
 installed() { [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$PKG" 2>/dev/null)" == [ir]* ]]; }
 cleanup() {
     if installed; then apt-get purge "$PKG" >/dev/null 2>&1 || echo "# WARNING: could not purge $PKG"; fi
@@ -89,7 +84,7 @@ else
     bad "previous-tag in a checkout without tags: exit $rc: $out"
 fi
 
-if [[ $MAJOR != 15 ]] || awk -v m="$MAJOR" '$1 == m { f = 1 } END { exit !f }' scripts/pg-versions; then
+if [[ $MAJOR != 15 ]] || ((SOURCE_BUILT)); then
     note "PostgreSQL $MAJOR: the .deb is built and installed in the pass of Debian's PostgreSQL 15"
     note "took $((SECONDS - START)) s"
     checks_summary
@@ -125,8 +120,11 @@ expect_str "the .deb holds the files make install installs ($(wc -l <"$ASIDE/.li
 echo
 echo "# install, use, purge"
 cd "$WORK/dist" || exit 1
-out="$(apt-get install ./postgresql-15-ulid_*.deb 2>&1)" && installed && ok "apt-get install ./postgresql-15-ulid_*.deb" ||
+if out="$(apt-get install ./postgresql-15-ulid_*.deb 2>&1)" && installed; then
+    ok "apt-get install ./postgresql-15-ulid_*.deb"
+else
     bad "apt-get install: $(printf '%s\n' "$out" | tail -n 20)"
+fi
 cd "$ULID_SUITE_ROOT" || exit 1
 expect_match "dpkg: installed at ${VERSION}-N" "$(dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$PKG")" "^ii  ${VERSION//./\\.}-[0-9]+$"
 mapfile -t OWNED < <(dpkg -L "$PKG")
@@ -158,7 +156,7 @@ purged_clean() {
     st="$(dpkg-query -W -f='${db:Status-Abbrev}' "$PKG" 2>/dev/null | tr -d ' ')"
     if [[ -z $st || $st == [pu]n ]]; then ok "$1: dpkg: not installed, no configuration left (${st:-forgotten})"; else bad "$1: dpkg status $st"; fi
 }
-out="$(apt-get purge postgresql-15-ulid 2>&1)" && ok "apt-get purge postgresql-15-ulid" || bad "apt-get purge: $out"
+if out="$(apt-get purge postgresql-15-ulid 2>&1)"; then ok "apt-get purge postgresql-15-ulid"; else bad "apt-get purge: $out"; fi
 purged_clean "after the purge"
 
 echo
@@ -219,7 +217,7 @@ else
     tail -n 60 "$WORK/autopkgtest.log" | sed 's/^/#   /'
 fi
 grep -E 'tests passed' "$WORK/autopkgtest.log" | sed 's/^/#   /'
-out="$(apt-get purge postgresql-15-ulid 2>&1)" && ok "apt-get purge postgresql-15-ulid" || bad "apt-get purge: $out"
+if out="$(apt-get purge postgresql-15-ulid 2>&1)"; then ok "apt-get purge postgresql-15-ulid"; else bad "apt-get purge: $out"; fi
 purged_clean "after the upgrade and autopkgtest"
 
 if pkgt_restore "$ASIDE"; then

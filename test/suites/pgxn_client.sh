@@ -15,12 +15,8 @@ source test/lib/checks.sh
 source test/lib/pkg_install.sh
 suite_exit_on_signals
 
-MAJOR="${ULID_PG_MAJOR:-15}"
-PGC="${PG_CONFIG:-pg_config}"
-VERSION="$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)"
+pkgt_begin pgxn
 ZIPNAME="ulid-$VERSION.zip"
-WORK="$(mktemp -d -t ulid-pgxn.XXXXXX)"
-chmod 755 "$WORK"
 ASIDE="$WORK/aside"
 cleanup() {
     if [[ -f $ASIDE/.list ]]; then
@@ -29,17 +25,14 @@ cleanup() {
     [[ -f $ASIDE/.list ]] || rm -rf "$WORK"
 }
 trap cleanup EXIT
-SOURCE_BUILT=0
-awk -v m="$MAJOR" '$1 == m { f = 1 } END { exit !f }' scripts/pg-versions && SOURCE_BUILT=1
-START=$SECONDS
 
 command -v pgxn >/dev/null || {
     bad "pgxn is not installed (apt-get install pgxnclient)"
     checks_summary
     exit 1
 }
-must "scripts/package pgxn" bash -c 'scripts/package pgxn --out "$1" >"$1.log" 2>&1 || { cat "$1.log"; exit 1; }' _ "$WORK/dist"
-[[ -f $WORK/dist/$ZIPNAME ]] && ok "$ZIPNAME" || bad "no $ZIPNAME"
+must "scripts/package pgxn" pkgt_package "$WORK/pgxn.log" pgxn --out "$WORK/dist"
+if [[ -f $WORK/dist/$ZIPNAME ]]; then ok "$ZIPNAME"; else bad "no $ZIPNAME"; fi
 
 if ((SOURCE_BUILT)); then
     echo
@@ -51,14 +44,15 @@ if ((SOURCE_BUILT)); then
     ULID_PG_BINDIR="$WORK/server/bin"
     source test/lib/cluster.sh
     must "a cluster of the copy" cluster_up pgxn
-    export PGHOST=127.0.0.1 PGPORT="$(cluster_port pgxn)" PGUSER=postgres PGDATABASE=postgres
+    PGPORT="$(cluster_port pgxn)"
+    export PGHOST=127.0.0.1 PGPORT PGUSER=postgres PGDATABASE=postgres
 else
     echo
     echo "# into Debian's PostgreSQL $MAJOR, the source install moved aside"
     TPGC="$PGC"
     must "move the source install aside ($(pkgt_installed_files "$PGC" | wc -l) files)" pkgt_aside "$PGC" "$ASIDE"
 fi
-export PATH="$("$TPGC" --bindir):$PATH"
+PATH="$("$TPGC" --bindir):$PATH"
 expect_str "no file of the extension in $("$TPGC" --pkglibdir) and $("$TPGC" --sharedir)/extension" "$(pkgt_installed_files "$TPGC")" ""
 
 psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS mydb' -c 'CREATE DATABASE mydb' </dev/null

@@ -26,27 +26,22 @@ source test/lib/checks.sh
 source test/lib/pkg_install.sh
 suite_exit_on_signals
 
-MAJOR="${ULID_PG_MAJOR:-15}"
-PGC="${PG_CONFIG:-pg_config}" # the major under test (scripts/test's cluster)
-VERSION="$(sed -n "s/^default_version = '\(.*\)'$/\1/p" ulid.control)"
+pkgt_begin relbin
+trap 'rm -rf "$WORK"' EXIT
 NAME="ulid-$VERSION-pg$MAJOR-linux-$(uname -m)"
 # the run-time floors docs/install.md states (checked below against the library and the page)
 FLOOR_GLIBC=2.17
 FLOOR_GLIBCXX=3.4
 FLOOR_CXXABI=1.3
-WORK="$(mktemp -d -t ulid-relbin.XXXXXX)"
-chmod 755 "$WORK"
-trap 'rm -rf "$WORK"' EXIT
-START=$SECONDS
-SOURCE_BUILT=0
-awk -v m="$MAJOR" '$1 == m { f = 1 } END { exit !f }' scripts/pg-versions && SOURCE_BUILT=1
 
 echo "# the archive of PostgreSQL $MAJOR ($("$PGC" --version))"
 t0=$SECONDS
-must "scripts/package binaries $MAJOR" bash -c 'scripts/package binaries "$1" --out "$2" >"$2.log" 2>&1 || { cat "$2.log"; exit 1; }' \
-    _ "$MAJOR" "$WORK/dist"
-[[ -f $WORK/dist/$NAME.tar.gz ]] && ok "$NAME.tar.gz, $(stat -c %s "$WORK/dist/$NAME.tar.gz") bytes ($((SECONDS - t0)) s)" ||
+must "scripts/package binaries $MAJOR" pkgt_package "$WORK/binaries.log" binaries "$MAJOR" --out "$WORK/dist"
+if [[ -f $WORK/dist/$NAME.tar.gz ]]; then
+    ok "$NAME.tar.gz, $(stat -c %s "$WORK/dist/$NAME.tar.gz") bytes ($((SECONDS - t0)) s)"
+else
     bad "no $NAME.tar.gz"
+fi
 if grep -qE "^[0-9a-f]{64}  $NAME\.tar\.gz$" "$WORK/dist/SHA256SUMS" 2>/dev/null; then ok "SHA256SUMS lists it"; else bad "SHA256SUMS does not list $NAME.tar.gz"; fi
 
 if ((SOURCE_BUILT)); then
@@ -101,9 +96,9 @@ fi
 unset DESTDIR
 cd "$ULID_SUITE_ROOT" || exit 1
 TOP="$WORK/dist/$NAME"
-[[ -x $TOP/install.sh ]] && ok "install.sh (executable)" || bad "no executable install.sh"
+if [[ -x $TOP/install.sh ]]; then ok "install.sh (executable)"; else bad "no executable install.sh"; fi
 for f in README LICENSE pkglibdir/ulid.so sharedir/extension/ulid.control "sharedir/extension/ulid--$VERSION.sql"; do
-    [[ -f $TOP/$f ]] && ok "$f" || bad "missing: $f"
+    if [[ -f $TOP/$f ]]; then ok "$f"; else bad "missing: $f"; fi
 done
 expect_contains "README names the major" "$(cat "$TOP/README")" "major=$MAJOR"
 # the archive's extension files = those that `make install` installed for this major (scripts/test)
@@ -153,11 +148,12 @@ if ((SOURCE_BUILT)); then
     ULID_PG_BINDIR="$SERVER/bin"
     source test/lib/cluster.sh
     must "a cluster of the copy" cluster_up relbin
-    export PGHOST=127.0.0.1 PGPORT="$(cluster_port relbin)" PGUSER=postgres PGDATABASE=postgres
+    PGPORT="$(cluster_port relbin)"
+    export PGHOST=127.0.0.1 PGPORT PGUSER=postgres PGDATABASE=postgres
     PATH="$SERVER/bin:$PATH"
     expect_str "CREATE EXTENSION ulid: version $VERSION" \
         "$(psql -X -q -At -v ON_ERROR_STOP=1 -c 'CREATE EXTENSION ulid' -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'" 2>&1)" "$VERSION"
-    expect_str "the backend maps ulid.so from the copy only" "$(pkgt_loaded_libs)" "$("$TPGC" --pkglibdir)/ulid.so"
+    expect_str "the backend maps ulid.so from the copy only" "$(pkgt_loaded_libs postgres)" "$("$TPGC" --pkglibdir)/ulid.so"
     t0=$SECONDS
     if out="$(pkgt_regress "$SERVER/bin" "$(dirname "$(dirname "$("$TPGC" --pgxs)")")/test/regress/pg_regress" "$WORK/regress" 2>&1)"; then
         ok "pg_regress of the copy, against the installed archive: $(printf '%s\n' "$out" | grep -E 'tests passed' | xargs) ($((SECONDS - t0)) s)"
