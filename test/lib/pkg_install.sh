@@ -9,6 +9,9 @@
 #   pkgt_package LOG ARG...          scripts/package ARG..., its output in LOG (shown if it fails)
 #   pkgt_installed_files PG_CONFIG   the extension's files installed in that server (ulid.so, its JIT
 #                                    bitcode, ulid.control, ulid--*.sql), one absolute path a line
+#   pkgt_expected_files PG_CONFIG    the files `make install` of this tree installs there, but the
+#                                    JIT bitcode (from the Makefile's own variables: stale files
+#                                    of older installs in that server do not count)
 #   pkgt_aside PG_CONFIG DIR         move those files into DIR (the source install of scripts/test),
 #                                    so that only what a suite installs is there; pkgt_restore DIR
 #                                    puts them back (call it from the suite's EXIT trap)
@@ -47,6 +50,22 @@ pkgt_installed_files() {
         [[ -d $pkglib/bitcode/ulid ]] && find "$pkglib/bitcode/ulid" -type f
         find "$share/extension" -maxdepth 1 -type f \( -name ulid.control -o -name 'ulid--*.sql' \)
     } | sort
+}
+
+pkgt_expected_files() {
+    local pkglib share module ext f
+    pkglib="$("$1" --pkglibdir)" && share="$("$1" --sharedir)" || return 1
+    {
+        read -r module ext
+        echo "$pkglib/$module.so"
+        echo "$share/extension/$ext.control"
+        for f in $(cat); do echo "$share/extension/$(basename "$f")"; done
+    } < <(make -s -C "$ULID_SUITE_ROOT" -f Makefile -f - PG_CONFIG="$1" print-install-files <<'MK'
+print-install-files:
+	@echo "$(MODULE_big) $(EXTENSION)"
+	@echo "$(DATA) $(DATA_built)"
+MK
+    ) | sort
 }
 
 pkgt_aside() {

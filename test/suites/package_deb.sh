@@ -114,8 +114,8 @@ deps="$(dpkg-deb -f "$DEB" Depends)"
 note "Depends: $deps"
 expect_match "Depends: postgresql-15 (\${postgresql:Depends})" "$deps" '(^|, )postgresql-15(,|$| )'
 expect_match "Depends: libc6 and libstdc++6 (\${shlibs:Depends})" "$deps" 'libc6 \(>= [0-9.]+\).*libstdc\+\+6|libstdc\+\+6.*libc6 \(>= [0-9.]+\)'
-files="$(dpkg-deb -c "$DEB" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./|/|' | grep -E '/ulid\.so$|/bitcode/ulid|/extension/ulid' | sort)"
-expect_str "the .deb holds the files make install installs ($(wc -l <"$ASIDE/.list"))" "$files" "$(cat "$ASIDE/.list")"
+files="$(dpkg-deb -c "$DEB" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./|/|' | grep -E '/ulid\.so$|/extension/ulid' | sort)"
+expect_str "the .deb holds the files make install installs ($(pkgt_expected_files "$PGC" | wc -l), and JIT bitcode)" "$files" "$(pkgt_expected_files "$PGC")"
 
 echo
 echo "# install, use, purge"
