@@ -51,7 +51,7 @@ pkg_changelog_check() {
 # pkg_changelog_versions DIR: the upstream versions of debian/changelog's entries, newest first
 pkg_changelog_versions() {
     local v
-    dpkg-parsechangelog -l "$1/debian/changelog" --all -S Version 2>/dev/null |
+    dpkg-parsechangelog -l "$1/debian/changelog" --format rfc822 --all 2>/dev/null | sed -n 's/^Version: //p' |
         while read -r v; do pkg_upstream "$v"; done | awk '!seen[$0]++'
 }
 

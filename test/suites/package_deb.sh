@@ -7,7 +7,8 @@
 #   - debian/control is what debian/control.in gives for Debian 12's PostgreSQL (pg_buildext
 #     checkcontrol);
 #   - the previous release's tag is found (`scripts/package previous-tag`: the newest v* tag older
-#     than default_version), and a checkout without tags is refused with a message saying so.
+#     than default_version); a checkout without tags, or without the tag of the release that
+#     debian/changelog names before the current one, is refused with a message saying so.
 # In the pass of Debian's own PostgreSQL 15 (the .debs are built for Debian's servers), with the
 # source install of scripts/test moved aside first and put back at the end:
 #   - `scripts/package deb`: source package and postgresql-15-ulid, built, installed into debian/
@@ -82,6 +83,22 @@ if ((rc != 0)) && [[ $out == *"git fetch --tags"* ]]; then
     ok "a checkout without tags: refused, saying to fetch them"
 else
     bad "previous-tag in a checkout without tags: exit $rc: $out"
+fi
+# ... and one whose changelog names release X (here: default_version bumped to 9.9.9 with its
+# entry, so X is today's release) while only an older tag is there: refused, naming the tag
+sed -i "s/^default_version = .*/default_version = '9.9.9'/" "$WORK/notags/ulid.control"
+{
+    printf 'postgresql-ulid (9.9.9-1) unstable; urgency=medium\n\n  * Test.\n\n'
+    printf ' -- %s  %s\n\n' "$(dpkg-parsechangelog -l debian/changelog -S Maintainer)" "$(date -R)"
+    cat debian/changelog
+} >"$WORK/notags/debian/changelog"
+git -C "$WORK/notags" -c user.name=t -c user.email=t@localhost commit -q -am bump && git -C "$WORK/notags" tag v0.0.1
+rc=0
+out="$("$WORK/notags/scripts/package" previous-tag 2>&1)" || rc=$?
+if ((rc != 0)) && [[ $out == *"lists release $VERSION, but this clone has no tag v$VERSION"* ]]; then
+    ok "a checkout that lacks the tag of the release the changelog names before 9.9.9: refused, naming v$VERSION"
+else
+    bad "previous-tag without the tag of the changelog's previous release: exit $rc: $out"
 fi
 
 if [[ $MAJOR != 15 ]] || ((SOURCE_BUILT)); then
