@@ -262,10 +262,11 @@ pkg_pgxn() {
     pgc="$(ulid_pg_config 2>/dev/null || command -v pg_config)" ||
         ulid_die "package pgxn: make dist needs a pg_config (PGXS), and none was found"
     # make dist archives a commit: a throwaway repository holding the working tree as it is
-    pkg_tree "$work/snap" && cp -a "$ULID_ROOT/debian" "$work/snap/debian" &&
+    if ! { pkg_tree "$work/snap" && cp -a "$ULID_ROOT/debian" "$work/snap/debian" &&
         git -C "$work/snap" init -q && git -C "$work/snap" add -A &&
-        git -C "$work/snap" -c user.name=package -c user.email=package@localhost commit -q -m snapshot ||
+        git -C "$work/snap" -c user.name=package -c user.email=package@localhost commit -q -m snapshot; }; then
         ulid_die "package pgxn: could not snapshot the working tree"
+    fi
     make -C "$work/snap" -s dist PG_CONFIG="$pgc" DIST_DIR="$out" || ulid_die "package pgxn: make dist failed"
     ulid_log "package pgxn: $out/ulid-$(pkg_version "$ULID_ROOT").zip"
 }
