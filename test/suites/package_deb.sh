@@ -163,7 +163,7 @@ psql -X -q -c 'SET client_min_messages = warning' -c 'DROP DATABASE deb_fresh' -
 purged_clean() {
     local f left=""
     for f in "${OWNED[@]}"; do
-        [[ -e $f ]] || continue
+        [[ $f != /. && -e $f ]] || continue
         [[ -d $f && -n "$(dpkg -S "$f" 2>/dev/null)" ]] && continue # a directory other packages share
         left+=" $f"
     done
@@ -224,9 +224,13 @@ mapfile -t OWNED < <(dpkg -L "$PKG")
 cd "$WORK/dist" || exit 1
 t0=$SECONDS
 rc=0
-autopkgtest ./postgresql-ulid_*.dsc ./postgresql-15-ulid_*.deb -- null >"$WORK/autopkgtest.log" 2>&1 || rc=$?
+(
+    # the test makes its own cluster (pg_virtualenv): none of this suite's server settings
+    unset PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PG_CONFIG PGCLUSTER PG_CLUSTER_CONF_ROOT PGSYSCONFDIR
+    autopkgtest ./postgresql-ulid_*.dsc ./postgresql-15-ulid_*.deb -- null
+) >"$WORK/autopkgtest.log" 2>&1 || rc=$?
 cd "$ULID_SUITE_ROOT" || exit 1
-summary="$(sed -n '/@@@@@@@@@@@@@@@@@@@@ summary/,$p' "$WORK/autopkgtest.log" | tail -n +2)"
+summary="$(sed -n '/@@@@@@@@@@@@@@@@@@@@ summary/,$p' "$WORK/autopkgtest.log" | grep -E '^[^ ]+ +(PASS|FAIL|SKIP|FLAKY)')"
 if ((rc == 0)) && [[ $summary =~ installcheck\ +PASS ]]; then
     ok "autopkgtest: $(echo "$summary" | xargs) ($((SECONDS - t0)) s)"
 else
