@@ -14,7 +14,8 @@
 #                                    of older installs in that server do not count)
 #   pkgt_aside PG_CONFIG DIR         move those files into DIR (the source install of scripts/test),
 #                                    so that only what a suite installs is there; pkgt_restore DIR
-#                                    puts them back (call it from the suite's EXIT trap)
+#                                    puts them back; pkgt_end (the suites' EXIT trap, after their own
+#                                    clean-up) puts back what is still aside and removes WORK
 #   pkgt_server_copy PREFIX DEST     a copy of the source-built server installed in PREFIX, without
 #                                    any file of the extension: a server that never saw the build
 #   pkgt_regress BINDIR PGXS_PG_REGRESS OUTDIR   the regression suite (sql/, expected/ copied to
@@ -54,12 +55,14 @@ pkgt_installed_files() {
 
 pkgt_expected_files() {
     local pkglib share module ext f
+    local -a data
     pkglib="$("$1" --pkglibdir)" && share="$("$1" --sharedir)" || return 1
     {
         read -r module ext
         echo "$pkglib/$module.so"
         echo "$share/extension/$ext.control"
-        for f in $(cat); do echo "$share/extension/$(basename "$f")"; done
+        read -r -a data
+        for f in "${data[@]}"; do echo "$share/extension/$(basename "$f")"; done
     } < <(make -s -C "$ULID_SUITE_ROOT" -f Makefile -f - PG_CONFIG="$1" print-install-files <<'MK'
 print-install-files:
 	@echo "$(MODULE_big) $(EXTENSION)"
@@ -88,6 +91,13 @@ pkgt_restore() {
     done <"$dir/.list"
     ((rc == 0)) && rm -f "$dir/.list"
     return "$rc"
+}
+
+pkgt_end() {
+    if [[ -f $WORK/aside/.list ]]; then
+        pkgt_restore "$WORK/aside" || echo "# WARNING: could not put the source install back from $WORK/aside"
+    fi
+    [[ -f $WORK/aside/.list ]] || rm -rf "$WORK"
 }
 
 pkgt_server_copy() {

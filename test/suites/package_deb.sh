@@ -39,10 +39,7 @@ ASIDE="$WORK/aside"
 installed() { [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$PKG" 2>/dev/null)" == [ir]* ]]; }
 cleanup() {
     if installed; then apt-get purge "$PKG" >/dev/null 2>&1 || echo "# WARNING: could not purge $PKG"; fi
-    if [[ -f $ASIDE/.list ]]; then
-        pkgt_restore "$ASIDE" || echo "# WARNING: could not put the source install back from $ASIDE"
-    fi
-    [[ -f $ASIDE/.list ]] || rm -rf "$WORK"
+    pkgt_end
 }
 trap cleanup EXIT
 # apt-get as a user types it, without questions (the commands below are quoted in docs/install.md)
@@ -77,13 +74,13 @@ fi
 mkdir -p "$WORK/notags" && cp -a scripts debian ulid.control "$WORK/notags/" &&
     git -C "$WORK/notags" init -q && git -C "$WORK/notags" add -A &&
     git -C "$WORK/notags" -c user.name=t -c user.email=t@localhost commit -q -m notags
-rc=0
-out="$("$WORK/notags/scripts/package" previous-tag 2>&1)" || rc=$?
-if ((rc != 0)) && [[ $out == *"git fetch --tags"* ]]; then
-    ok "a checkout without tags: refused, saying to fetch them"
-else
-    bad "previous-tag in a checkout without tags: exit $rc: $out"
-fi
+# refused WHAT MESSAGE: previous-tag in $WORK/notags fails and says MESSAGE
+refused() {
+    local rc=0 out
+    out="$("$WORK/notags/scripts/package" previous-tag 2>&1)" || rc=$?
+    if ((rc != 0)) && [[ $out == *"$2"* ]]; then ok "$1"; else bad "$1: exit $rc: $out"; fi
+}
+refused "a checkout without tags: refused, saying to fetch them" "git fetch --tags"
 # ... and one whose changelog names release X (here: default_version bumped to 9.9.9 with its
 # entry, so X is today's release) while only an older tag is there: refused, naming the tag
 sed -i "s/^default_version = .*/default_version = '9.9.9'/" "$WORK/notags/ulid.control"
@@ -93,13 +90,8 @@ sed -i "s/^default_version = .*/default_version = '9.9.9'/" "$WORK/notags/ulid.c
     cat debian/changelog
 } >"$WORK/notags/debian/changelog"
 git -C "$WORK/notags" -c user.name=t -c user.email=t@localhost commit -q -am bump && git -C "$WORK/notags" tag v0.0.1
-rc=0
-out="$("$WORK/notags/scripts/package" previous-tag 2>&1)" || rc=$?
-if ((rc != 0)) && [[ $out == *"lists release $VERSION, but this clone has no tag v$VERSION"* ]]; then
-    ok "a checkout that lacks the tag of the release the changelog names before 9.9.9: refused, naming v$VERSION"
-else
-    bad "previous-tag without the tag of the changelog's previous release: exit $rc: $out"
-fi
+refused "a checkout that lacks the tag of the release the changelog names before 9.9.9: refused, naming v$VERSION" \
+    "lists release $VERSION, but this clone has no tag v$VERSION"
 
 if [[ $MAJOR != 15 ]] || ((SOURCE_BUILT)); then
     note "PostgreSQL $MAJOR: the .deb is built and installed in the pass of Debian's PostgreSQL 15"

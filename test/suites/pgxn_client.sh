@@ -18,13 +18,7 @@ suite_exit_on_signals
 pkgt_begin pgxn
 ZIPNAME="ulid-$VERSION.zip"
 ASIDE="$WORK/aside"
-cleanup() {
-    if [[ -f $ASIDE/.list ]]; then
-        pkgt_restore "$ASIDE" || echo "# WARNING: could not put the source install back from $ASIDE"
-    fi
-    [[ -f $ASIDE/.list ]] || rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap pkgt_end EXIT
 
 command -v pgxn >/dev/null || {
     bad "pgxn is not installed (apt-get install pgxnclient)"
