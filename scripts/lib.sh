@@ -160,6 +160,19 @@ ulid_ensure_packages() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# release tags: some suites build earlier releases from their tags (v0.1.0, v0.2.0, ...): the
+# previous release's Debian package, v0.2.0's library beside this one. A clone without them (a
+# shallow or a single-ref clone) fetches them once from its remote; a failure is only a warning
+# here (the suites that need a tag say which one is missing).
+ulid_ensure_release_tags() {
+    git -C "$ULID_ROOT" rev-parse --git-dir >/dev/null 2>&1 || return 0
+    [[ -n "$(git -C "$ULID_ROOT" tag -l 'v*')" ]] && return 0
+    ulid_log "release tags: none in this clone; git fetch --tags"
+    git -C "$ULID_ROOT" fetch --quiet --tags 2>/dev/null ||
+        ulid_warn "release tags: git fetch --tags failed; suites that build an earlier release will fail"
+}
+
+# ---------------------------------------------------------------------------------------------
 # build
 
 # The pg_config of PostgreSQL $ULID_PG_MAJOR, explicitly (never "whatever is newest"): the
