@@ -12,7 +12,7 @@
 #
 # Sourcing sets `set -euo pipefail` and ULID_ROOT (the repository root, whatever the caller's cwd).
 # ULID_PG_MAJOR (default 15, Debian 12's own server) picks the PostgreSQL major; the majors pinned in
-# scripts/pg-versions (13, 17, 18) are built from Debian's source packages into $ULID_PG_CACHE.
+# scripts/pg-versions (13, 14, 16, 17, 18) are built from pinned upstream sources into $ULID_PG_CACHE.
 
 set -euo pipefail
 
@@ -49,6 +49,9 @@ ULID_COMMON_PACKAGES+=("${ULID_CLIENT_PACKAGES[@]}")
 ULID_PACKAGING_PACKAGES=(dpkg-dev debhelper postgresql-server-dev-all postgresql-all lintian autopkgtest pgxnclient)
 ULID_COMMON_PACKAGES+=("${ULID_PACKAGING_PACKAGES[@]}")
 ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/pg-build
+# The majors CI runs (`scripts/test --pg all`, .ci/run); scripts/version-gates checks every
+# version gate in the tree against this list.
+ULID_CI_MAJORS=(13 14 15 16 17 18)
 export ULID_ROOT ULID_PG_MAJOR ULID_PG_CACHE
 
 # ---------------------------------------------------------------------------------------------
@@ -109,13 +112,34 @@ ulid_pg_packages() {
     printf '%s\n' "postgresql-$1" "postgresql-server-dev-$1" postgresql-contrib
 }
 
+# ulid_citus_pin: prints "version source sha256 supports built-for" of scripts/citus-version
+ulid_citus_pin() {
+    awk '!/^#/ && NF >= 5 { print $1, $2, $3, $4, $5; found = 1; exit } END { exit !found }' \
+        "$ULID_ROOT/scripts/citus-version"
+}
+
+# ulid_citus_supports MAJOR: true when the pinned Citus supports MAJOR ("15-17")
+ulid_citus_supports() {
+    local _ supports
+    read -r _ _ _ supports _ < <(ulid_citus_pin) || return 1
+    (($1 >= ${supports%-*} && $1 <= ${supports#*-}))
+}
+
+# ulid_citus_built_for MAJOR: true when scripts/test builds and installs Citus for MAJOR
+ulid_citus_built_for() {
+    local _ for
+    read -r _ _ _ _ for < <(ulid_citus_pin) || return 1
+    [[ ,$for, == *",$1,"* ]]
+}
+
 mapfile -t ULID_PACKAGES < <(ulid_pg_packages "$ULID_PG_MAJOR")
 # What building and installing the extension alone needs (scripts/demo): no test tools, no clients.
 ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" build-essential g++ make)
 ULID_PACKAGES+=("${ULID_COMMON_PACKAGES[@]}")
 
 # ulid_pg_ensure_server: build PostgreSQL $ULID_PG_MAJOR when it is a source-built major (cached:
-# instant when done before); Debian's packaged majors come from ulid_ensure_packages.
+# instant when done before); Debian's packaged majors come from ulid_ensure_packages. Returns 77
+# when the major cannot be built here (a local source without ULID_PG_SRC_DIR; pg-build says why).
 ulid_pg_ensure_server() {
     ulid_pg_source_built "$ULID_PG_MAJOR" || return 0
     bash "$ULID_ROOT/scripts/pg-build" "$ULID_PG_MAJOR" >/dev/null
