@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# pg_upgrade across majors: 13 -> 17, 17 -> 18 and 13 -> 18, in copy and in --link mode, between
-# the servers scripts/pg-build makes from Debian's source packages (pinned in scripts/pg-versions).
+# pg_upgrade across majors: 13 -> 17, 17 -> 18 and 13 -> 18, 14 -> 16 and 16 -> 18, each in copy and
+# in --link mode, between the servers scripts/pg-build makes from pinned upstream sources
+# (scripts/pg-versions).
 #
 # Runs once per CI run: in the pass of PostgreSQL 18 (the newest target; `scripts/test --pg all`
 # runs it last), and exits 77 (skipped, with the reason) in every other pass or when 13, 17 or 18
-# is not built. It builds this tree against each of the three and installs it there (a few seconds
-# each; the matrix passes have normally installed the same files already). Debian's 15 is no source:
+# is not built; 14 -> 16 -> 18 runs when 14 and 16 are built too (they need ULID_PG_SRC_DIR; CI has
+# them), else it says so. It builds this tree against each server and installs it there (a few
+# seconds each; the matrix passes have normally installed the same files already). Debian's 15 is
+# no source (test/suites/logical_upgrade.sh covers it, by logical replication):
 # its server stores a pg_attver option on every column, which upstream pg_restore rejects (any
 # table, ulid or not). 18's initdb enables data checksums by default; the 18 clusters are made with
 # --no-data-checksums to match the older ones, as pg_upgrade requires.
 #
-# The old 13 cluster, database app (ulid at the default version): accounts (ulid PK DEFAULT gen_ulid()),
+# The old 13 (and 14) cluster, database app (ulid at the default version): accounts (ulid PK DEFAULT gen_ulid()),
 # notes (a uuid foreign key to accounts, ON DELETE CASCADE, indexed with uuid_ulid_ops),
 # events (ulid PK DEFAULT gen_ulid(), a foreign key to accounts, a hash index on ref, a minmax BRIN
 # on id, a btree on account, ulid[] with NULL elements, 20,000 rows), shards (PARTITION BY HASH
@@ -33,7 +36,8 @@
 #     bloom BRIN indexes build and answer (bitmap scans), and on 18 b-tree support function 6 is
 #     ulid_skipsupport and the carried-over index on (5 adjacent ulid values, n) now skip-scans
 #     with at most 7 index searches (more before the step, without skip support), answering as before.
-# The 17 -> 18 upgrades start from the 17 clusters made by 13 -> 17 after their step.
+# The 17 -> 18 upgrades start from the 17 clusters made by 13 -> 17 after their step, the 16 -> 18
+# ones from the 16 clusters made by 14 -> 16.
 #
 # Uses only clusters it starts itself (test/lib/cluster.sh); 35 s on an idle 2-core machine, 90 s
 # with other builds running (6 upgrades of 2-7 s each, the checks, 3 builds of the extension).
@@ -51,12 +55,23 @@ skip_suite() {
 
 cache="${ULID_PG_CACHE:-/var/cache/ulid-pg}"
 declare -A PREFIX=()
-for major in 13 17 18; do
+MAJORS=()     # the servers built here, oldest first
+MISSING_14_16="" # why 14 -> 16 -> 18 does not run, if it does not
+for major in 13 14 16 17 18; do
     version="$(awk -v m="$major" '$1 == m { print $2 }' "$root/scripts/pg-versions" 2>/dev/null || true)"
-    [[ -n $version ]] || skip_suite "scripts/pg-versions pins no PostgreSQL $major"
-    [[ -x $cache/$version/bin/pg_config ]] ||
-        skip_suite "PostgreSQL $version is not built in $cache (scripts/pg-build $major)"
+    why=""
+    if [[ -z $version ]]; then
+        why="scripts/pg-versions pins no PostgreSQL $major"
+    elif [[ ! -x $cache/$version/bin/pg_config ]]; then
+        why="PostgreSQL $version is not built in $cache (scripts/pg-build $major)"
+    fi
+    if [[ -n $why ]]; then
+        [[ $major == 14 || $major == 16 ]] || skip_suite "$why"
+        MISSING_14_16+="${MISSING_14_16:+; }$why"
+        continue
+    fi
     PREFIX[$major]="$cache/$version"
+    MAJORS+=("$major")
 done
 this="$("${PG_CONFIG:-pg_config}" --version 2>/dev/null | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')"
 if [[ $this != 18 && ${ULID_PG_UPGRADE_ANY_PASS:-} != 1 ]]; then
@@ -101,10 +116,10 @@ new_cluster() { # new_cluster NAME MAJOR: initdb (not started)
 }
 
 # ---------------------------------------------------------------------------------------------
-echo "# build and install this tree into 13, 17 and 18"
+echo "# build and install this tree into ${MAJORS[*]}"
 # (the tracked files of a checkout; anything else, e.g. an unpacked release archive, as it is, cleaned)
 git -C "$root" ls-files -z >"$WORK/files" 2>/dev/null || (cd "$root" && find . -type f -print0) >"$WORK/files"
-for major in 13 17 18; do
+for major in "${MAJORS[@]}"; do
     src="$WORK/build-$major"
     mkdir -p "$src"
     (cd "$root" && tar --null -T "$WORK/files" -cf - 2>/dev/null) | tar -xf - -C "$src"
@@ -178,9 +193,9 @@ CREATE INDEX items_id_brin ON items USING brin (id);
 INSERT INTO items SELECT FROM generate_series(1, 2000);
 SQL
 
-# fill_old NAME: a 13 cluster with both databases, stopped
+# fill_old NAME MAJOR: a cluster of MAJOR with both databases, stopped
 fill_old() {
-    new_cluster "$1" 13 && on "$1" cluster_start &&
+    new_cluster "$1" "$2" && on "$1" cluster_start &&
         on "$1" cluster_psql -d postgres -c 'CREATE DATABASE app' -c 'CREATE DATABASE legacy' >/dev/null &&
         on "$1" cluster_psql -d app -f "$WORK/app.sql" >/dev/null &&
         on "$1" cluster_psql -d legacy -f "$WORK/legacy.sql" >/dev/null &&
@@ -424,8 +439,8 @@ one_upgrade() {
 
 echo
 echo "# old clusters (13): database app (ulid $default) and legacy (ulid 0.1.0)"
-must "13 cluster filled" fill_old old13a
-must "second 13 cluster filled (for the --link upgrade to 18)" fill_old old13b
+must "13 cluster filled" fill_old old13a 13
+must "second 13 cluster filled (for the --link upgrade to 18)" fill_old old13b 13
 on old13a cluster_start
 note "13: app has $(q old13a app "SELECT count(*) FROM events") events, $(q old13a app "SELECT count(*) FROM shards") shard rows; $(q old13a app 'SELECT version()')"
 on old13a cluster_stop
@@ -442,6 +457,22 @@ new_cluster new18cc 18
 one_upgrade new17c new18cc copy
 new_cluster new18ll 18
 one_upgrade new17l new18ll link
+
+echo
+if [[ -n $MISSING_14_16 ]]; then
+    note "14 -> 16 -> 18 not run: $MISSING_14_16"
+else
+    echo "# old cluster (14): database app (ulid $default) and legacy (ulid 0.1.0)"
+    must "14 cluster filled" fill_old old14a 14
+    new_cluster new16c 16
+    one_upgrade old14a new16c copy
+    new_cluster new16l 16
+    one_upgrade old14a new16l link # (the last use of old14a)
+    new_cluster new18c16 18
+    one_upgrade new16c new18c16 copy
+    new_cluster new18l16 18
+    one_upgrade new16l new18l16 link
+fi
 
 note "pg_upgrade suite took $((SECONDS - T0)) s"
 checks_summary

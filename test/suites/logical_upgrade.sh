@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# Major upgrades by logical replication: the path where pg_upgrade cannot go (from Debian's
+# packaged 15 to an upstream-built major pg_upgrade fails for any table: test/suites/pg_upgrade.sh),
+# and one with no downtime beyond the cut-over. docs/upgrading.md describes the procedure this
+# suite runs:
+#   1. the old server runs with wal_level = logical and publishes the tables;
+#   2. the new server gets the schema from the old one (the new major's pg_dump --schema-only
+#      --no-publications --no-subscriptions, restored with psql: CREATE EXTENSION ulid, the table
+#      with its DEFAULT gen_ulid());
+#   3. CREATE SUBSCRIPTION on the new server (text, or binary = true) while the application keeps
+#      writing to the old one: before, during and after the initial copy;
+#   4. cut-over: the old server refuses writes (default_transaction_read_only, 25006), the new one
+#      catches up to the old one's last WAL position, the rows are checked identical, the
+#      subscription is dropped (and with it the slot on the old server), the application moves;
+#      a ulid key needs no sequence to be carried over: the new server's gen_ulid() keys sort
+#      after every replicated one (as long as its clock is not behind the old one's).
+# Runs: 15 -> 18 in text and in binary mode, 13 -> 17 in text mode and with binary = true asked
+# for, and 16 -> 18 in binary mode (when 16 is built): what the publisher's log shows of the
+# replication (log_replication_commands, log_statement = all) is checked and printed — a 13
+# publisher gets no binary option (the subscriber sends it only to 14+), and the initial copy is
+# binary only from a 16+ publisher (COPY ... WITH (FORMAT binary)); before 16 it is text even with
+# binary = true, then the changes stream in binary. The table: ulid primary key DEFAULT gen_ulid(),
+# ulid[] (NULL arrays, NULL elements, empty), 25,000 rows before the subscription; the new server
+# holds other objects first, so the ulid type's OID differs from the old server's (printed), as
+# it would on a real new server. Checks per upgrade: the initial copy and the writes during and
+# after it arrive (rows identical: COPY text digest and the 16 bytes of every ulid, array elements
+# included), no apply or sync error (pg_stat_subscription_stats), writes refused on the old
+# server after the cut-over, the subscription and its slot gone, new keys above every replicated one.
+#
+# Once per CI run: in the PostgreSQL 18 pass (exit 77 in the others, or when 13, 17 or 18 is not
+# built, or Debian's 15 is not installed); ULID_LOGICAL_UPGRADE_ANY_PASS=1 runs it in any pass.
+# It builds this tree against each server and installs it there, Debian's 15 included
+# (ULID_DEBIAN_PG15_BINDIR: another copy of Debian's 15 instead of /usr/lib/postgresql/15/bin).
+# Waiting for replication is bounded (ULID_REPL_WAIT seconds, default 120): a limit, not an assertion.
+set -uo pipefail
+
+here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
+root="$(cd -- "$here/../.." && pwd -P)"
+# shellcheck source-path=SCRIPTDIR source=../lib/checks.sh
+source "$here/../lib/checks.sh"
+
+skip_suite() {
+    echo "SKIPPED: $*"
+    exit 77
+}
+
+WAIT="${ULID_REPL_WAIT:-120}"
+ROWS=25000
+cache="${ULID_PG_CACHE:-/var/cache/ulid-pg}"
+declare -A BIN=() # major -> bin directory
+for major in 13 16 17 18; do
+    version="$(awk -v m="$major" '$1 == m { print $2 }' "$root/scripts/pg-versions" 2>/dev/null || true)"
+    if [[ -n $version && -x $cache/$version/bin/pg_config ]]; then
+        BIN[$major]="$cache/$version/bin"
+    elif [[ $major != 16 ]]; then
+        skip_suite "PostgreSQL $major is not built in $cache (scripts/pg-build $major)"
+    fi
+done
+BIN[15]="${ULID_DEBIAN_PG15_BINDIR:-/usr/lib/postgresql/15/bin}"
+[[ -x ${BIN[15]}/pg_config ]] || skip_suite "Debian's PostgreSQL 15 is not installed (no ${BIN[15]}/pg_config)"
+this="$("${PG_CONFIG:-pg_config}" --version 2>/dev/null | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')"
+if [[ $this != 18 && ${ULID_LOGICAL_UPGRADE_ANY_PASS:-} != 1 ]]; then
+    skip_suite "runs once, in the PostgreSQL 18 pass (this pass: ${this:-unknown}; ULID_LOGICAL_UPGRADE_ANY_PASS=1 runs it anyway)"
+fi
+
+suite_isolate_env
+suite_exit_on_signals
+ULID_PG_BINDIR="${BIN[18]}" # cluster.sh's default; every server call below names its major
+# shellcheck source-path=SCRIPTDIR source=../lib/cluster.sh
+source "$here/../lib/cluster.sh"
+WORK="$(mktemp -d -t ulid-logical-upgrade.XXXXXX)"
+chmod 755 "$WORK"
+declare -A MAJOR_OF=() # cluster name -> major
+cleanup() {
+    local name
+    touch "$WORK/stop" 2>/dev/null
+    wait 2>/dev/null
+    for name in "${!MAJOR_OF[@]}"; do
+        if [[ -f "$(cluster_dir "$name")/postmaster.pid" ]]; then
+            ULID_PG_BINDIR="${BIN[${MAJOR_OF[$name]}]}" cluster_stop "$name" immediate >/dev/null 2>&1 || true
+        fi
+    done
+    _cluster_cleanup
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+T0=$SECONDS
+
+on() { # on CLUSTER FUNCTION ARGS...: a cluster.sh function with CLUSTER's server
+    local c="$1" f="$2"
+    shift 2
+    ULID_PG_BINDIR="${BIN[${MAJOR_OF[$c]}]}" "$f" "$c" "$@"
+}
+# q CLUSTER SQL: rows of database app, unaligned (SQL on standard input: 13's psql -c shows only
+# the last result)
+q() { cluster_psql "$1" -d app -qAt -f - <<<"$2"; }
+
+# ---------------------------------------------------------------------------------------------
+echo "# build and install this tree into 13, 15 (Debian's), ${BIN[16]:+16, }17 and 18"
+git -C "$root" ls-files -z >"$WORK/files" 2>/dev/null || (cd "$root" && find . -type f -print0) >"$WORK/files"
+for major in $(printf '%s\n' "${!BIN[@]}" | sort -n); do
+    src="$WORK/build-$major"
+    mkdir -p "$src"
+    (cd "$root" && tar --null -T "$WORK/files" -cf - 2>/dev/null) | tar -xf - -C "$src"
+    pgc="${BIN[$major]}/pg_config"
+    if make -C "$src" -s clean PG_CONFIG="$pgc" >"$WORK/build-$major.log" 2>&1 &&
+        make -C "$src" -j2 PG_CONFIG="$pgc" >>"$WORK/build-$major.log" 2>&1 &&
+        make -C "$src" install PG_CONFIG="$pgc" >>"$WORK/build-$major.log" 2>&1; then
+        ok "built and installed into $("$pgc" --version)"
+    else
+        tail -n 20 "$WORK/build-$major.log" | sed 's/^/#     /'
+        bad "build/install against $("$pgc" --version)"
+        checks_summary
+        exit 1
+    fi
+    rm -rf "$src"
+done
+
+SCHEMA_SQL="
+SET client_min_messages = warning;
+CREATE EXTENSION ulid;
+CREATE TABLE items (
+    id   ulid PRIMARY KEY DEFAULT gen_ulid(),
+    refs ulid[],
+    n    int NOT NULL,
+    note text NOT NULL
+);
+INSERT INTO items (refs, n, note)
+SELECT CASE g % 4 WHEN 0 THEN NULL WHEN 1 THEN '{}'
+                  WHEN 2 THEN ARRAY[gen_random_ulid(), NULL, gen_ulid()] ELSE ARRAY[gen_random_ulid()] END,
+       g, 'initial ' || g
+FROM generate_series(1, $ROWS) g;
+CREATE PUBLICATION upgrade FOR TABLE items;"
+# one batch of the application's writes on the old server: 20 inserts, an update and a delete by key
+WRITE_SQL="
+INSERT INTO items (refs, n, note)
+SELECT ARRAY[gen_random_ulid(), NULL], -g, 'written during the upgrade' FROM generate_series(1, 20) g;
+UPDATE items SET note = 'updated during the upgrade', refs = ARRAY[gen_ulid()]
+ WHERE id = (SELECT id FROM items WHERE n > 0 ORDER BY id OFFSET (random() * 1000)::int LIMIT 1);
+DELETE FROM items WHERE id = (SELECT id FROM items WHERE n > 0 ORDER BY id DESC OFFSET (random() * 1000)::int LIMIT 1);"
+# digest: row count, md5 of the text COPY in key order, md5 of the 16 bytes of every ulid (arrays'
+# elements included, in order), the same on every major
+DIGEST_SQL="
+SELECT count(*) FROM items;
+COPY (SELECT * FROM items ORDER BY id) TO STDOUT;
+SELECT md5(string_agg(ulid_send(id) || coalesce((SELECT string_agg(coalesce(ulid_send(e), '\\x00'), '' ORDER BY o)
+                                                 FROM unnest(refs) WITH ORDINALITY u(e, o)), '\\x01'), '' ORDER BY id))
+  FROM items;"
+digest() { q "$1" "$DIGEST_SQL" | md5sum | cut -d' ' -f1; }
+
+# writer CLUSTER: the application, writing batches until $WORK/stop exists; the number of batches
+# done so far is in $WORK/batches, failures in $WORK/writer.err
+writer() {
+    local i=0
+    while [[ ! -e $WORK/stop ]]; do
+        q "$1" "$WRITE_SQL" >/dev/null 2>>"$WORK/writer.err" || echo "batch $i failed" >>"$WORK/writer.err"
+        i=$((i + 1))
+        echo "$i" >"$WORK/batches"
+    done
+}
+batches() { cat "$WORK/batches" 2>/dev/null || echo 0; }
+
+# wait_for CLUSTER SQL: until SQL returns t on CLUSTER (at most WAIT seconds); true when it did
+wait_for() {
+    local start=$SECONDS
+    until [[ $(q "$1" "$2" 2>/dev/null) == t ]]; do
+        ((SECONDS - start >= WAIT)) && return 1
+        sleep 0.2
+    done
+}
+
+# upgrade OLD NEW MODE: the whole procedure from an OLD major server to a NEW one, MODE text|binary
+upgrade() {
+    local old="$1" new="$2" mode="$3" label="$1 -> $2, $3" t0=$SECONDS
+    local o="old${old}_$mode" n="new${new}_$mode" conn lines before ready after lsn
+    echo
+    echo "# ==== $label ===="
+    MAJOR_OF[$o]="$old"
+    MAJOR_OF[$n]="$new"
+    rm -f "$WORK/stop" "$WORK/batches" "$WORK/writer.err"
+    must "$label: old server ($old, wal_level = logical) with database app" eval \
+        'on "$o" cluster_init --no-sync &&
+         on "$o" cluster_conf "wal_level = logical" "log_replication_commands = on" "log_statement = all" &&
+         on "$o" cluster_start && on "$o" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null'
+    must "$label: old: CREATE EXTENSION ulid, items with $ROWS rows (ulid key DEFAULT gen_ulid(), ulid[]), CREATE PUBLICATION" \
+        q "$o" "$SCHEMA_SQL"
+    must "$label: new server ($new) with database app holding other objects first" eval \
+        'on "$n" cluster_init --no-sync && on "$n" cluster_conf "wal_retrieve_retry_interval = 200ms" &&
+         on "$n" cluster_start && on "$n" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null &&
+         q "$n" "CREATE TABLE other_app_table (k int); CREATE TYPE other_app_type AS (a int, b text)"'
+    # the schema, by the new major's pg_dump (it reads older servers); psql stops at the first error
+    must "$label: the schema: pg_dump $new --schema-only --no-publications --no-subscriptions | psql" eval \
+        '"${BIN[$new]}/pg_dump" -h 127.0.0.1 -p "$(cluster_port "$o")" -U postgres -d app --schema-only \
+             --no-publications --no-subscriptions >"$WORK/schema.sql" &&
+         cluster_psql "$n" -d app -f "$WORK/schema.sql" >/dev/null'
+    note "$label: ulid type OID on the old server $(q "$o" "SELECT 'ulid'::regtype::oid"), on the new one $(q "$n" "SELECT 'ulid'::regtype::oid")"
+    expect_str "$label: new: items' id default" \
+        "$(q "$n" "SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'items'::regclass")" "gen_ulid()"
+
+    writer "$o" &
+    local wpid=$!
+    until (($(batches) >= 3)); do sleep 0.1; done
+    before="$(batches)"
+    conn="host=127.0.0.1 port=$(cluster_port "$o") dbname=app user=postgres"
+    must "$label: new: CREATE SUBSCRIPTION upgrade ... WITH (binary = $([[ $mode == binary ]] && echo true || echo false)) while the old one takes writes" \
+        q "$n" "CREATE SUBSCRIPTION upgrade CONNECTION '$conn' PUBLICATION upgrade WITH (binary = $([[ $mode == binary ]] && echo true || echo false))"
+    if wait_for "$n" "SELECT count(*) = 1 AND bool_and(srsubstate = 'r') FROM pg_subscription_rel"; then
+        ok "$label: the initial copy is done (table state ready) after $((SECONDS - t0)) s"
+    else
+        bad "$label: the initial copy did not finish within ${WAIT}s: $(q "$n" "SELECT srsubstate FROM pg_subscription_rel")"
+    fi
+    ready="$(batches)"
+    until (($(batches) >= ready + 10)); do sleep 0.1; done # writes after the initial copy too
+    touch "$WORK/stop"
+    wait "$wpid"
+    after="$(batches)"
+    note "$label: write batches (20 inserts, 1 update, 1 delete each): $before before CREATE SUBSCRIPTION, $((ready - before)) until the initial copy was done, $((after - ready)) after it"
+    expect "$label: write batches after the initial copy" "$((after - ready))" -ge 10
+    expect "$label: failed write batches" "$(grep -c 'failed' "$WORK/writer.err" 2>/dev/null || echo 0)" -eq 0
+
+    # cut-over: the old server refuses writes; the new one catches up to its last WAL position
+    must "$label: old: ALTER SYSTEM SET default_transaction_read_only = on, reload" \
+        q "$o" "ALTER SYSTEM SET default_transaction_read_only = on; SELECT pg_reload_conf();"
+    sleep 0.5
+    expect_contains "$label: old: a write after the cut-over is refused (25006)" \
+        "$(cluster_psql "$o" -d app -v VERBOSITY=verbose -c "INSERT INTO items (n, note) VALUES (0, 'late')" 2>&1)" "25006"
+    lsn="$(q "$o" "SELECT pg_current_wal_lsn()")"
+    if wait_for "$o" "SELECT confirmed_flush_lsn >= '$lsn' FROM pg_replication_slots WHERE slot_name = 'upgrade'"; then
+        ok "$label: the new server confirmed the old one's last WAL position ($lsn)"
+    else
+        bad "$label: the new server did not reach $lsn within ${WAIT}s"
+    fi
+    local want got
+    want="$(q "$o" "SELECT count(*) || ' rows, ' || count(*) FILTER (WHERE n < 0) || ' written during the upgrade, ' ||
+                    count(*) FILTER (WHERE note LIKE 'updated%') || ' updated' FROM items")"
+    expect_str "$label: new: rows ($want)" "$(q "$n" "SELECT count(*) || ' rows, ' || count(*) FILTER (WHERE n < 0) ||
+        ' written during the upgrade, ' || count(*) FILTER (WHERE note LIKE 'updated%') || ' updated' FROM items")" "$want"
+    want="$(digest "$o")"
+    got="$(digest "$n")"
+    if [[ -n $want && $want == "$got" ]]; then
+        ok "$label: new: rows identical to the old server's (COPY text, and the 16 bytes of every ulid and ulid[] element)"
+    else
+        bad "$label: new: rows differ from the old server's ($got, old $want)"
+    fi
+    expect_str "$label: new: apply and sync errors (pg_stat_subscription_stats)" \
+        "$(q "$n" "SELECT apply_error_count + sync_error_count FROM pg_stat_subscription_stats WHERE subname = 'upgrade'")" "0"
+
+    # what the old server's log shows of the replication
+    local slot_cmd copy_cmd
+    slot_cmd="$(grep -o 'START_REPLICATION SLOT "upgrade".*' "$(cluster_log "$o")" | head -n 1)"
+    copy_cmd="$(grep -oE 'statement: COPY .*items.* TO STDOUT.*' "$(cluster_log "$o")" | head -n 1)"
+    note "$label: old server's log: $slot_cmd"
+    note "$label: old server's log: $copy_cmd"
+    if [[ $mode == binary ]] && ((old >= 14)); then
+        expect_contains "$label: the changes stream in binary (START_REPLICATION with binary 'true')" "$slot_cmd" "binary 'true'"
+    else
+        expect_lacks "$label: the changes stream in text (START_REPLICATION without binary$([[ $mode == binary ]] && echo "; the subscriber sends it only to a 14+ publisher"))" \
+            "$slot_cmd" "binary"
+        expect_contains "$label: ... (the START_REPLICATION command was logged)" "$slot_cmd" "START_REPLICATION"
+    fi
+    if [[ $mode == binary ]] && ((old >= 16)); then
+        expect_contains "$label: the initial copy is binary (a 16+ publisher)" "$copy_cmd" "FORMAT binary"
+    else
+        expect_lacks "$label: the initial copy is text$([[ $mode == binary ]] && echo " (binary only from a 16+ publisher)")" \
+            "$copy_cmd" "binary"
+        expect_contains "$label: ... (the COPY command was logged)" "$copy_cmd" "TO STDOUT"
+    fi
+
+    # the application moves: the subscription goes, with its slot on the old server
+    local top
+    top="$(q "$n" "SELECT max(id) FROM items")"
+    must "$label: new: DROP SUBSCRIPTION upgrade" q "$n" "DROP SUBSCRIPTION upgrade"
+    expect "$label: old: replication slots left" "$(q "$o" "SELECT count(*) FROM pg_replication_slots")" -eq 0
+    must "$label: new: 1000 rows with DEFAULT gen_ulid() after the cut-over" \
+        q "$n" "INSERT INTO items (n, note) SELECT g, 'after the cut-over' FROM generate_series(1, 1000) g"
+    expect "$label: new: keys made after the cut-over not above every replicated key ($top)" \
+        "$(q "$n" "SELECT count(*) FROM items WHERE note = 'after the cut-over' AND id <= '$top'")" -eq 0
+    expect "$label: new: replicated keys at or above the first key made after it" \
+        "$(q "$n" "SELECT count(*) FROM items WHERE note <> 'after the cut-over'
+                   AND id >= (SELECT min(id) FROM items WHERE note = 'after the cut-over')")" -eq 0
+    on "$o" cluster_stop
+    on "$n" cluster_stop
+    note "$label: took $((SECONDS - t0)) s"
+}
+
+upgrade 15 18 text
+upgrade 15 18 binary
+upgrade 13 17 text
+upgrade 13 17 binary
+if [[ -n ${BIN[16]:-} ]]; then
+    upgrade 16 18 binary
+else
+    note "16 -> 18 binary not run: PostgreSQL 16 is not built (scripts/pg-build 16, ULID_PG_SRC_DIR)"
+fi
+
+note "logical-upgrade suite took $((SECONDS - T0)) s"
+checks_summary
