@@ -15,7 +15,7 @@
 #      a ulid key needs no sequence to be carried over: the new server's gen_ulid() keys sort
 #      after every replicated one (as long as its clock is not behind the old one's).
 # Runs: 15 -> 18 in text and in binary mode, 13 -> 17 in text mode and with binary = true asked
-# for, and 16 -> 18 in binary mode (when 16 is built): what the publisher's log shows of the
+# for, 14 -> 16 and 16 -> 18 in binary mode (when 14 and 16 are built): what the publisher's log shows of the
 # replication (log_replication_commands, log_statement = all) is checked and printed — a 13
 # publisher gets no binary option (the subscriber sends it only to 14+), and the initial copy is
 # binary only from a 16+ publisher (COPY ... WITH (FORMAT binary)); before 16 it is text even with
@@ -48,11 +48,11 @@ WAIT="${ULID_REPL_WAIT:-120}"
 ROWS=25000
 cache="${ULID_PG_CACHE:-/var/cache/ulid-pg}"
 declare -A BIN=() # major -> bin directory
-for major in 13 16 17 18; do
+for major in 13 14 16 17 18; do
     version="$(awk -v m="$major" '$1 == m { print $2 }' "$root/scripts/pg-versions" 2>/dev/null || true)"
     if [[ -n $version && -x $cache/$version/bin/pg_config ]]; then
         BIN[$major]="$cache/$version/bin"
-    elif [[ $major != 16 ]]; then
+    elif [[ $major != 14 && $major != 16 ]]; then # version-gates: not a gate (optional servers)
         skip_suite "PostgreSQL $major is not built in $cache (scripts/pg-build $major)"
     fi
 done
@@ -96,7 +96,7 @@ on() { # on CLUSTER FUNCTION ARGS...: a cluster.sh function with CLUSTER's serve
 q() { cluster_psql "$1" -d app -qAt -f - <<<"$2"; }
 
 # ---------------------------------------------------------------------------------------------
-echo "# build and install this tree into 13, 15 (Debian's), ${BIN[16]:+16, }17 and 18"
+echo "# build and install this tree into $(printf '%s\n' "${!BIN[@]}" | sort -n | paste -sd' ') (15: Debian's)"
 git -C "$root" ls-files -z >"$WORK/files" 2>/dev/null || (cd "$root" && find . -type f -print0) >"$WORK/files"
 for major in $(printf '%s\n' "${!BIN[@]}" | sort -n); do
     src="$WORK/build-$major"
@@ -302,10 +302,11 @@ upgrade 15 18 text
 upgrade 15 18 binary
 upgrade 13 17 text
 upgrade 13 17 binary
-if [[ -n ${BIN[16]:-} ]]; then
+if [[ -n ${BIN[14]:-} && -n ${BIN[16]:-} ]]; then
+    upgrade 14 16 binary
     upgrade 16 18 binary
 else
-    note "16 -> 18 binary not run: PostgreSQL 16 is not built (scripts/pg-build 16, ULID_PG_SRC_DIR)"
+    note "14 -> 16 and 16 -> 18 (binary) not run: PostgreSQL 14 or 16 is not built (scripts/pg-build, ULID_PG_SRC_DIR)"
 fi
 
 note "logical-upgrade suite took $((SECONDS - T0)) s"
