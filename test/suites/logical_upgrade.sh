@@ -2,18 +2,19 @@
 # Major upgrades by logical replication: the path where pg_upgrade cannot go (from Debian's
 # packaged 15 to an upstream-built major pg_upgrade fails for any table: test/suites/pg_upgrade.sh),
 # and one with no downtime beyond the cut-over. docs/upgrading.md describes the procedure this
-# suite runs:
-#   1. the old server runs with wal_level = logical and publishes the tables;
-#   2. the new server gets the schema from the old one (the new major's pg_dump --schema-only
-#      --no-publications --no-subscriptions, restored with psql: CREATE EXTENSION ulid, the table
-#      with its DEFAULT gen_ulid());
-#   3. CREATE SUBSCRIPTION on the new server (text, or binary = true) while the application keeps
-#      writing to the old one: before, during and after the initial copy;
-#   4. cut-over: the old server refuses writes (default_transaction_read_only, 25006), the new one
-#      catches up to the old one's last WAL position, the rows are checked identical, the
-#      subscription is dropped (and with it the slot on the old server), the application moves;
-#      a ulid key needs no sequence to be carried over: the new server's gen_ulid() keys sort
-#      after every replicated one (as long as its clock is not behind the old one's).
+# suite runs, with the recipes test/suites/recipes/upgrade_*.{sql,sh} verbatim:
+#   1. the old server runs with wal_level = logical and publishes the tables (upgrade_publish.sql);
+#   2. the new server gets the schema from the old one (upgrade_schema.sh: the new major's pg_dump
+#      --schema-only --no-publications --no-subscriptions, restored with psql: CREATE EXTENSION
+#      ulid, the table with its DEFAULT gen_ulid());
+#   3. CREATE SUBSCRIPTION on the new server (upgrade_subscribe.sql; text, or binary = true) while
+#      the application keeps writing to the old one: before, during and after the initial copy;
+#   4. cut-over: the old server refuses writes (upgrade_cutover.sql: default_transaction_read_only,
+#      25006), the new one catches up to the old one's last WAL position, the rows are checked
+#      identical, the subscription is dropped (upgrade_finish.sql; with it the slot on the old
+#      server goes), the application moves; a ulid key needs no sequence to be carried over: the
+#      new server's gen_ulid() keys sort after every replicated one (as long as its clock is not
+#      behind the old one's).
 # Runs: 15 -> 18 in text and in binary mode, 13 -> 17 in text mode and with binary = true asked
 # for, 14 -> 16 and 16 -> 18 in binary mode (when 14 and 16 are built): what the publisher's log shows of the
 # replication (log_replication_commands, log_statement = all) is checked and printed — a 13
@@ -68,6 +69,7 @@ suite_exit_on_signals
 ULID_PG_BINDIR="${BIN[18]}" # cluster.sh's default; every server call below names its major
 # shellcheck source-path=SCRIPTDIR source=../lib/cluster.sh
 source "$here/../lib/cluster.sh"
+RECIPES="$root/test/suites/recipes"
 WORK="$(mktemp -d -t ulid-logical-upgrade.XXXXXX)"
 chmod 755 "$WORK"
 declare -A MAJOR_OF=() # cluster name -> major
@@ -129,8 +131,7 @@ INSERT INTO items (refs, n, note)
 SELECT CASE g % 4 WHEN 0 THEN NULL WHEN 1 THEN '{}'
                   WHEN 2 THEN ARRAY[gen_random_ulid(), NULL, gen_ulid()] ELSE ARRAY[gen_random_ulid()] END,
        g, 'initial ' || g
-FROM generate_series(1, $ROWS) g;
-CREATE PUBLICATION upgrade FOR TABLE items;"
+FROM generate_series(1, $ROWS) g;"
 # one batch of the application's writes on the old server: 20 inserts, an update and a delete by key
 WRITE_SQL="
 INSERT INTO items (refs, n, note)
@@ -182,31 +183,36 @@ upgrade() {
         'on "$o" cluster_init --no-sync &&
          on "$o" cluster_conf "wal_level = logical" "log_replication_commands = on" "log_statement = all" &&
          on "$o" cluster_start && on "$o" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null'
-    must "$label: old: CREATE EXTENSION ulid, items with $ROWS rows (ulid key DEFAULT gen_ulid(), ulid[]), CREATE PUBLICATION" \
+    must "$label: old: CREATE EXTENSION ulid, items with $ROWS rows (ulid key DEFAULT gen_ulid(), ulid[])" \
         q "$o" "$SCHEMA_SQL"
+    must "$label: old: upgrade_publish.sql" cluster_psql "$o" -d app -o /dev/null -f "$RECIPES/upgrade_publish.sql"
     must "$label: new server ($new) with database app holding other objects first" eval \
         'on "$n" cluster_init --no-sync && on "$n" cluster_conf "wal_retrieve_retry_interval = 200ms" &&
          on "$n" cluster_start && on "$n" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null &&
          q "$n" "CREATE TABLE other_app_table (k int); CREATE TYPE other_app_type AS (a int, b text)"'
-    # the schema, by the new major's pg_dump (it reads older servers); psql stops at the first error
-    must "$label: pg_dump $new --schema-only --no-publications --no-subscriptions of the old server" \
-        "${BIN[$new]}/pg_dump" -h 127.0.0.1 -p "$(cluster_port "$o")" -U postgres -d app --schema-only \
-        --no-publications --no-subscriptions -f "$WORK/schema.sql"
     # Debian's 15 (15.20-0+deb12u1) stores a pg_attver option on every column (what also stops
     # pg_upgrade from it): an upstream pg_dump writes it out and an upstream server refuses it
-    local attver
-    attver="$(grep -c '^ALTER TABLE ONLY .* ALTER COLUMN .* SET (pg_attver=[0-9]*);$' "$WORK/schema.sql")"
-    if ((attver > 0)); then
-        note "$label: the dump sets pg_attver on $attver columns, e.g. $(grep -m1 'pg_attver' "$WORK/schema.sql")"
+    local attver out rc=0
+    "${BIN[$new]}/pg_dump" --schema-only --no-publications --no-subscriptions --file="$WORK/raw.sql" \
+        "$(cluster_connstr "$o" app)"
+    attver="$(grep -c '^ALTER TABLE ONLY .* ALTER COLUMN .* SET (pg_attver=[0-9]*);$' "$WORK/raw.sql")"
+    if [[ $old == 15 ]]; then
+        expect "$label: pg_dump $new of Debian's 15: columns with a pg_attver option" "$attver" -eq 4
+        note "$label: e.g. $(grep -m1 'pg_attver' "$WORK/raw.sql")"
         expect_contains "$label: ... which the new server refuses as it is (tried in a scratch database)" \
             "$(cluster_psql "$n" -d postgres -c 'CREATE DATABASE scratch' &&
-               cluster_psql "$n" -d scratch -f "$WORK/schema.sql" 2>&1 >/dev/null)" 'unrecognized parameter "pg_attver"'
+                cluster_psql "$n" -d scratch -f "$WORK/raw.sql" 2>&1 >/dev/null)" 'unrecognized parameter "pg_attver"'
         cluster_psql "$n" -d postgres -c 'DROP DATABASE scratch' >/dev/null
-        sed -i '/^ALTER TABLE ONLY .* ALTER COLUMN .* SET (pg_attver=[0-9]*);$/d' "$WORK/schema.sql"
-        expect "$label: pg_attver lines left after taking them out (sed)" "$(grep -c 'pg_attver' "$WORK/schema.sql")" -eq 0
+    else
+        expect "$label: pg_dump $new of upstream $old: pg_attver options" "$attver" -eq 0
     fi
-    must "$label: the schema restored into the new server (psql -f)" \
-        cluster_psql "$n" -d app -o /dev/null -f "$WORK/schema.sql"
+    # the recipe, in a directory of its own, with the new major's programs first on PATH
+    mkdir -p "$WORK/schema-$o"
+    out="$(cd "$WORK/schema-$o" && OLD_DB="$(cluster_connstr "$o" app)" NEW_DB="$(cluster_connstr "$n" app)" \
+        PATH="${BIN[$new]}:$PATH" bash -euo pipefail "$RECIPES/upgrade_schema.sh" 2>&1)" || rc=$?
+    expect "$label: upgrade_schema.sh (pg_dump $new, pg_attver lines out, psql): exit status" "$rc" -eq 0
+    expect_str "$label: ... its output (no error, no warning)" "$out" ""
+    expect "$label: ... pg_attver lines left in its schema.sql" "$(grep -c 'pg_attver' "$WORK/schema-$o/schema.sql")" -eq 0
     note "$label: ulid type OID on the old server $(q "$o" "SELECT 'ulid'::regtype::oid"), on the new one $(q "$n" "SELECT 'ulid'::regtype::oid")"
     expect_str "$label: new: items' id default" \
         "$(q "$n" "SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef WHERE adrelid = 'items'::regclass")" "gen_ulid()"
@@ -216,8 +222,10 @@ upgrade() {
     until (($(batches) >= 3)); do sleep 0.1; done
     before="$(batches)"
     conn="host=127.0.0.1 port=$(cluster_port "$o") dbname=app user=postgres"
-    must "$label: new: CREATE SUBSCRIPTION upgrade ... WITH (binary = $([[ $mode == binary ]] && echo true || echo false)) while the old one takes writes" \
-        q "$n" "SET client_min_messages = warning; CREATE SUBSCRIPTION upgrade CONNECTION '$conn' PUBLICATION upgrade WITH (binary = $([[ $mode == binary ]] && echo true || echo false))"
+    must "$label: new: upgrade_subscribe.sql with binary=$([[ $mode == binary ]] && echo true || echo false), while the old one takes writes" \
+        env PGOPTIONS="-c client_min_messages=warning" "${BIN[18]}/psql" -X -q -v ON_ERROR_STOP=1 \
+        -v old="$conn" -v binary="$([[ $mode == binary ]] && echo true || echo false)" \
+        -f "$RECIPES/upgrade_subscribe.sql" "$(cluster_connstr "$n" app)"
     if wait_for "$n" "SELECT count(*) = 1 AND bool_and(srsubstate = 'r') FROM pg_subscription_rel"; then
         ok "$label: the initial copy is done (table state ready) after $((SECONDS - t0)) s"
     else
@@ -234,12 +242,11 @@ upgrade() {
     [[ ! -s $WORK/writer.err ]] || sed 's/^/#     writer: /' "$WORK/writer.err" | head -n 10
 
     # cut-over: the old server refuses writes; the new one catches up to its last WAL position
-    must "$label: old: ALTER SYSTEM SET default_transaction_read_only = on, reload" eval \
-        'q "$o" "ALTER SYSTEM SET default_transaction_read_only = on; SELECT pg_reload_conf();" >/dev/null'
+    lsn="$(cluster_psql "$o" -d app -At -f "$RECIPES/upgrade_cutover.sql" | tail -n 1)"
+    expect_match "$label: old: upgrade_cutover.sql (read-only from now on; the WAL position: $lsn)" "$lsn" '^[0-9A-F]+/[0-9A-F]+$'
     sleep 0.5
     expect_contains "$label: old: a write after the cut-over is refused (25006)" \
         "$(cluster_psql "$o" -d app -v VERBOSITY=verbose -c "INSERT INTO items (n, note) VALUES (0, 'late')" 2>&1)" "25006"
-    lsn="$(q "$o" "SELECT pg_current_wal_lsn()")"
     if wait_for "$o" "SELECT confirmed_flush_lsn >= '$lsn' FROM pg_replication_slots WHERE slot_name = 'upgrade'"; then
         ok "$label: the new server confirmed the old one's last WAL position ($lsn)"
     else
@@ -284,7 +291,9 @@ upgrade() {
     # the application moves: the subscription goes, with its slot on the old server
     local top
     top="$(q "$n" "SELECT max(id) FROM items")"
-    must "$label: new: DROP SUBSCRIPTION upgrade" q "$n" "SET client_min_messages = warning; DROP SUBSCRIPTION upgrade"
+    must "$label: new: upgrade_finish.sql (DROP SUBSCRIPTION)" \
+        env PGOPTIONS="-c client_min_messages=warning" "${BIN[18]}/psql" -X -q -v ON_ERROR_STOP=1 \
+        -f "$RECIPES/upgrade_finish.sql" "$(cluster_connstr "$n" app)"
     expect "$label: old: replication slots left" "$(q "$o" "SELECT count(*) FROM pg_replication_slots")" -eq 0
     must "$label: new: 1000 rows with DEFAULT gen_ulid() after the cut-over" \
         q "$n" "INSERT INTO items (n, note) SELECT g, 'after the cut-over' FROM generate_series(1, 1000) g"
