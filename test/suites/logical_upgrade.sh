@@ -196,7 +196,7 @@ upgrade() {
     "${BIN[$new]}/pg_dump" --schema-only --no-publications --no-subscriptions --file="$WORK/raw.sql" \
         "$(cluster_connstr "$o" app)"
     attver="$(grep -c '^ALTER TABLE ONLY .* ALTER COLUMN .* SET (pg_attver=[0-9]*);$' "$WORK/raw.sql")"
-    if [[ $old == 15 ]]; then
+    if [[ $old == 15 ]]; then # Debian's 15; version-gates: not a gate
         expect "$label: pg_dump $new of Debian's 15: columns with a pg_attver option" "$attver" -eq 4
         note "$label: e.g. $(grep -m1 'pg_attver' "$WORK/raw.sql")"
         expect_contains "$label: ... which the new server refuses as it is (tried in a scratch database)" \
