@@ -142,10 +142,21 @@ RETURNS float8 LANGUAGE sql STABLE AS $$
     WHERE a.item = p_item AND a.variant = p_a AND a.metric = p_metric
 $$;
 
--- The backend's own memory: anonymous resident set (kB, from /proc) and PostgreSQL memory contexts.
+-- The backend's own memory: anonymous resident set (kB, from /proc) and PostgreSQL memory contexts
+-- (NULL where the server has no pg_backend_memory_contexts view: PostgreSQL 13).
+SELECT to_regclass('pg_catalog.pg_backend_memory_contexts') IS NOT NULL AS have_memory_contexts \gset
+\if :have_memory_contexts
 CREATE OR REPLACE FUNCTION bench.backend_memory(OUT rss_anon_kb float8, OUT contexts_bytes float8)
 LANGUAGE sql AS $$
     SELECT (regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'),
                          'RssAnon:\s+(\d+)'))[1]::float8,
            (SELECT sum(total_bytes)::float8 FROM pg_backend_memory_contexts)
 $$;
+\else
+CREATE OR REPLACE FUNCTION bench.backend_memory(OUT rss_anon_kb float8, OUT contexts_bytes float8)
+LANGUAGE sql AS $$
+    SELECT (regexp_match(pg_read_file('/proc/' || pg_backend_pid() || '/status'),
+                         'RssAnon:\s+(\d+)'))[1]::float8,
+           NULL::float8
+$$;
+\endif
