@@ -162,6 +162,14 @@ writer() {
 }
 batches() { cat "$WORK/batches" 2>/dev/null || echo 0; }
 
+# start_server CLUSTER GUC...: initdb, the postgresql.conf lines, start, CREATE DATABASE app
+start_server() {
+    local c="$1"
+    shift
+    on "$c" cluster_init --no-sync && on "$c" cluster_conf "$@" && on "$c" cluster_start &&
+        on "$c" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null
+}
+
 # wait_for CLUSTER SQL: until SQL returns t on CLUSTER (at most WAIT seconds); true when it did
 wait_for() {
     local start=$SECONDS
@@ -180,17 +188,14 @@ upgrade() {
     MAJOR_OF[$o]="$old"
     MAJOR_OF[$n]="$new"
     rm -f "$WORK/stop" "$WORK/batches" "$WORK/writer.err"
-    must "$label: old server ($old, wal_level = logical) with database app" eval \
-        'on "$o" cluster_init --no-sync &&
-         on "$o" cluster_conf "wal_level = logical" "log_replication_commands = on" "log_statement = all" &&
-         on "$o" cluster_start && on "$o" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null'
+    must "$label: old server ($old, wal_level = logical) with database app" \
+        start_server "$o" "wal_level = logical" "log_replication_commands = on" "log_statement = all"
     must "$label: old: CREATE EXTENSION ulid, items with $ROWS rows (ulid key DEFAULT gen_ulid(), ulid[])" \
         q "$o" "$SCHEMA_SQL"
     must "$label: old: upgrade_publish.sql" cluster_psql "$o" -d app -o /dev/null -f "$RECIPES/upgrade_publish.sql"
-    must "$label: new server ($new) with database app holding other objects first" eval \
-        'on "$n" cluster_init --no-sync && on "$n" cluster_conf "wal_retrieve_retry_interval = 200ms" &&
-         on "$n" cluster_start && on "$n" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null &&
-         q "$n" "CREATE TABLE other_app_table (k int); CREATE TYPE other_app_type AS (a int, b text)"'
+    must "$label: new server ($new) with database app" start_server "$n" "wal_retrieve_retry_interval = 200ms"
+    must "$label: new: other objects first (so that the ulid type's OID differs)" \
+        q "$n" "CREATE TABLE other_app_table (k int); CREATE TYPE other_app_type AS (a int, b text)"
     # Debian's 15 (15.20-0+deb12u1) stores a pg_attver option on every column (what also stops
     # pg_upgrade from it): an upstream pg_dump writes it out and an upstream server refuses it
     local attver out rc=0

@@ -20,6 +20,7 @@ WORK="$(mktemp -d -t ulid-gates.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 
 echo "# the majors checked are CI's"
+# shellcheck disable=SC2016 # the text of scripts/test, not an expansion
 expect_contains "scripts/test: --pg all is ULID_CI_MAJORS" "$(cat scripts/test)" 'ALL_MAJORS=("${ULID_CI_MAJORS[@]}")'
 expect_match ".ci/run runs scripts/test --pg all" "$(cat .ci/run)" 'scripts/test"? --pg all'
 majors="$(bash -c 'source scripts/lib.sh; echo "${ULID_CI_MAJORS[*]}"')"
@@ -41,6 +42,7 @@ mkdir -p "$copy"
 { git ls-files -z 2>/dev/null || find . -path ./.git -prune -o -type f -print0; } | tar --null -T - -cf - | tar -xf - -C "$copy"
 # planted: 19 is a major CI does not run (the numbers are built here so this file holds none)
 printf '#if PG_VERSION_NUM >= %s\n#endif\n' "$((19 * 10000))" >>"$copy/src/pg/compat.h"
+# shellcheck disable=SC2016 # a line of shell code, written out
 printf 'if (($(q "SHOW server_version_num") >= %s)); then :; fi\n' "$((19 * 10000))" >>"$copy/test/suites/skip_scan.sh"
 printf 'if ((major >= %s)); then :; fi\n' "$((18 + 1))" >>"$copy/test/suites/pg_upgrade.sh"
 rc=0
