@@ -40,22 +40,16 @@ here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 root="$(cd -- "$here/../.." && pwd -P)"
 # shellcheck source-path=SCRIPTDIR source=../lib/checks.sh
 source "$here/../lib/checks.sh"
-
-skip_suite() {
-    echo "SKIPPED: $*"
-    exit 77
-}
+# shellcheck source-path=SCRIPTDIR source=../lib/servers.sh
+source "$here/../lib/servers.sh"
 
 WAIT="${ULID_REPL_WAIT:-120}"
 ROWS=25000
-cache="${ULID_PG_CACHE:-/var/cache/ulid-pg}"
-declare -A BIN=() # major -> bin directory
 for major in 13 14 16 17 18; do
-    version="$(awk -v m="$major" '$1 == m { print $2 }' "$root/scripts/pg-versions" 2>/dev/null || true)"
-    if [[ -n $version && -x $cache/$version/bin/pg_config ]]; then
-        BIN[$major]="$cache/$version/bin"
+    if prefix="$(pinned_server "$major")"; then
+        BIN[$major]="$prefix/bin"
     elif [[ $major != 14 && $major != 16 ]]; then # version-gates: not a gate (optional servers)
-        skip_suite "PostgreSQL $major is not built in $cache (scripts/pg-build $major)"
+        skip_suite "$prefix"
     fi
 done
 BIN[15]="${ULID_DEBIAN_PG15_BINDIR:-/usr/lib/postgresql/15/bin}"
@@ -73,50 +67,24 @@ source "$here/../lib/cluster.sh"
 RECIPES="$root/test/suites/recipes"
 WORK="$(mktemp -d -t ulid-logical-upgrade.XXXXXX)"
 chmod 755 "$WORK"
-declare -A MAJOR_OF=() # cluster name -> major
 cleanup() {
-    local name
-    touch "$WORK/stop" 2>/dev/null
+    touch "$WORK/stop" 2>/dev/null # (the writer, if one runs)
     wait 2>/dev/null
-    for name in "${!MAJOR_OF[@]}"; do
-        if [[ -f "$(cluster_dir "$name")/postmaster.pid" ]]; then
-            ULID_PG_BINDIR="${BIN[${MAJOR_OF[$name]}]}" cluster_stop "$name" immediate >/dev/null 2>&1 || true
-        fi
-    done
+    stop_clusters
     _cluster_cleanup
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 T0=$SECONDS
 
-on() { # on CLUSTER FUNCTION ARGS...: a cluster.sh function with CLUSTER's server
-    local c="$1" f="$2"
-    shift 2
-    ULID_PG_BINDIR="${BIN[${MAJOR_OF[$c]}]}" "$f" "$c" "$@"
-}
 # q CLUSTER SQL: rows of database app, unaligned (SQL on standard input: 13's psql -c shows only
 # the last result)
 q() { cluster_psql "$1" -d app -qAt -f - <<<"$2"; }
 
 # ---------------------------------------------------------------------------------------------
 echo "# build and install this tree into $(printf '%s\n' "${!BIN[@]}" | sort -n | paste -sd' ') (15: Debian's)"
-git -C "$root" ls-files -z >"$WORK/files" 2>/dev/null || (cd "$root" && find . -type f -print0) >"$WORK/files"
 for major in $(printf '%s\n' "${!BIN[@]}" | sort -n); do
-    src="$WORK/build-$major"
-    mkdir -p "$src"
-    (cd "$root" && tar --null -T "$WORK/files" -cf - 2>/dev/null) | tar -xf - -C "$src"
-    pgc="${BIN[$major]}/pg_config"
-    if make -C "$src" -s clean PG_CONFIG="$pgc" >"$WORK/build-$major.log" 2>&1 &&
-        make -C "$src" -j2 PG_CONFIG="$pgc" >>"$WORK/build-$major.log" 2>&1 &&
-        make -C "$src" install PG_CONFIG="$pgc" >>"$WORK/build-$major.log" 2>&1; then
-        ok "built and installed into $("$pgc" --version)"
-    else
-        tail -n 20 "$WORK/build-$major.log" | sed 's/^/#     /'
-        bad "build/install against $("$pgc" --version)"
-        checks_summary
-        exit 1
-    fi
-    rm -rf "$src"
+    install_tree "${BIN[$major]}/pg_config" "$WORK"
 done
 
 SCHEMA_SQL="

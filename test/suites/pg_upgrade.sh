@@ -48,30 +48,18 @@ here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
 root="$(cd -- "$here/../.." && pwd -P)"
 # shellcheck source-path=SCRIPTDIR source=../lib/checks.sh
 source "$here/../lib/checks.sh"
+# shellcheck source-path=SCRIPTDIR source=../lib/servers.sh
+source "$here/../lib/servers.sh"
 
-skip_suite() {
-    echo "SKIPPED: $*"
-    exit 77
-}
-
-cache="${ULID_PG_CACHE:-/var/cache/ulid-pg}"
-declare -A PREFIX=()
 MAJORS=()     # the servers built here, oldest first
 MISSING_14_16="" # why 14 -> 16 -> 18 does not run, if it does not
 for major in 13 14 16 17 18; do
-    version="$(awk -v m="$major" '$1 == m { print $2 }' "$root/scripts/pg-versions" 2>/dev/null || true)"
-    why=""
-    if [[ -z $version ]]; then
-        why="scripts/pg-versions pins no PostgreSQL $major"
-    elif [[ ! -x $cache/$version/bin/pg_config ]]; then
-        why="PostgreSQL $version is not built in $cache (scripts/pg-build $major)"
-    fi
-    if [[ -n $why ]]; then
-        [[ $major == 14 || $major == 16 ]] || skip_suite "$why" # version-gates: not a gate (optional servers)
-        MISSING_14_16+="${MISSING_14_16:+; }$why"
+    if ! prefix="$(pinned_server "$major")"; then
+        [[ $major == 14 || $major == 16 ]] || skip_suite "$prefix" # version-gates: not a gate (optional servers)
+        MISSING_14_16+="${MISSING_14_16:+; }$prefix"
         continue
     fi
-    PREFIX[$major]="$cache/$version"
+    BIN[$major]="$prefix/bin"
     MAJORS+=("$major")
 done
 this="$("${PG_CONFIG:-pg_config}" --version 2>/dev/null | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')"
@@ -81,31 +69,20 @@ fi
 
 suite_isolate_env
 suite_exit_on_signals
-ULID_PG_BINDIR="${PREFIX[18]}/bin" # cluster.sh's default; every call below names its server
+ULID_PG_BINDIR="${BIN[18]}" # cluster.sh's default; every call below names its server
 # shellcheck source-path=SCRIPTDIR source=../lib/cluster.sh
 source "$here/../lib/cluster.sh"
 WORK="$(mktemp -d -t ulid-pgupgrade.XXXXXX)"
 chmod 755 "$WORK"
-declare -A MAJOR_OF=() # cluster name -> major
 cleanup() {
-    local name
-    for name in "${!MAJOR_OF[@]}"; do # stop each with its own pg_ctl before cluster.sh's clean-up
-        if [[ -f "$(cluster_dir "$name")/postmaster.pid" ]]; then
-            ULID_PG_BINDIR="${PREFIX[${MAJOR_OF[$name]}]}/bin" cluster_stop "$name" immediate >/dev/null 2>&1 || true
-        fi
-    done
+    stop_clusters
     _cluster_cleanup
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 T0=$SECONDS
 
-bin() { echo "${PREFIX[${MAJOR_OF[$1]}]}/bin"; }
-on() { # on CLUSTER FUNCTION ARGS...: a cluster.sh function with CLUSTER's server
-    local c="$1" f="$2"
-    shift 2
-    ULID_PG_BINDIR="$(bin "$c")" "$f" "$c" "$@"
-}
+bin() { echo "${BIN[${MAJOR_OF[$1]}]}"; }
 # q CLUSTER DB SQL: rows, unaligned; SQL may hold several statements (each one's rows: read as a
 # script, since 13's psql -c prints only the last result)
 q() { on "$1" cluster_psql -qAt -d "$2" -f - <<<"$3"; }
@@ -113,28 +90,13 @@ new_cluster() { # new_cluster NAME MAJOR: initdb (not started)
     MAJOR_OF[$1]="$2"
     local -a opts=()
     ((${2} >= 18)) && opts=(--no-data-checksums)
-    ULID_PG_BINDIR="${PREFIX[$2]}/bin" cluster_init "$1" "${opts[@]}"
+    ULID_PG_BINDIR="${BIN[$2]}" cluster_init "$1" "${opts[@]}"
 }
 
 # ---------------------------------------------------------------------------------------------
 echo "# build and install this tree into ${MAJORS[*]}"
-# (the tracked files of a checkout; anything else, e.g. an unpacked release archive, as it is, cleaned)
-git -C "$root" ls-files -z >"$WORK/files" 2>/dev/null || (cd "$root" && find . -type f -print0) >"$WORK/files"
 for major in "${MAJORS[@]}"; do
-    src="$WORK/build-$major"
-    mkdir -p "$src"
-    (cd "$root" && tar --null -T "$WORK/files" -cf - 2>/dev/null) | tar -xf - -C "$src"
-    pgc="${PREFIX[$major]}/bin/pg_config"
-    if make -C "$src" -s clean PG_CONFIG="$pgc" >"$WORK/build-$major.log" 2>&1 &&
-        make -C "$src" -j2 PG_CONFIG="$pgc" >>"$WORK/build-$major.log" 2>&1 &&
-        make -C "$src" install PG_CONFIG="$pgc" >>"$WORK/build-$major.log" 2>&1; then
-        ok "built and installed into $("$pgc" --version)"
-    else
-        tail -n 20 "$WORK/build-$major.log" | sed 's/^/#     /'
-        bad "build/install against $("$pgc" --version)"
-        checks_summary
-        exit 1
-    fi
+    install_tree "${BIN[$major]}/pg_config" "$WORK"
 done
 default="$(sed -nE "s/^[[:space:]]*default_version[[:space:]]*=[[:space:]]*'([^']+)'.*/\1/p" "$root/ulid.control")"
 STEP="SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE; ALTER EXTENSION ulid UPDATE TO '$default+refresh'; ALTER EXTENSION ulid UPDATE;"
