@@ -340,7 +340,7 @@ for seed in "${SEEDS[@]}"; do
     if ((TOTAL_SECONDS > 0)); then
         limit=(timeout -s INT -k 10 "$PER_RUN")
     elif [[ -n $QUERIES ]]; then
-        limit=(timeout -s INT -k 10 $((QUERIES / 10 + 600))) # a safety bound only (about 80 queries/s)
+        limit=(timeout -s INT -k 10 $((QUERIES / 2 + 600))) # a safety bound only (80 queries/s is usual)
     fi
     note "$label: running"
     t0=$SECONDS
