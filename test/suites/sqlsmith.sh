@@ -432,11 +432,12 @@ for c in $(for k in "${!T_CLASS[@]}"; do echo "${T_CLASS[$k]} $k"; done | sort -
 done
 extstates=""
 for s in "${!T_EXTSTATE[@]}"; do extstates+="${extstates:+, }$s: ${T_EXTSTATE[$s]}"; done
-note "total on $(q "SHOW server_version") ($version_num): ${#SEEDS[@]} run(s), $T_QUERIES queries, $T_ERRORS statements ending in errors (by SQLSTATE class: ${classes:-none}; raised by ulid: $T_EXT${extstates:+ — $extstates}), $T_CRASHES crashes, $T_SECONDS s"
+note "total on PostgreSQL $(q "SHOW server_version") ($version_num): ${#SEEDS[@]} run(s), $T_QUERIES queries, $T_ERRORS statements ending in errors (by SQLSTATE class: ${classes:-none}; raised by ulid: $T_EXT${extstates:+ — $extstates}), $T_CRASHES crashes, $T_SECONDS s"
 if [[ -n $KEEP ]]; then
     mkdir -p "$KEEP"
     cp "$LOG" "$KEEP/server.log"
     cp "$WORK"/run*.err "$WORK"/run*.scan "$KEEP/" 2>/dev/null || true
     note "server log and sqlsmith output kept in $KEEP"
 fi
+note "the suite took $SECONDS s"
 checks_summary
