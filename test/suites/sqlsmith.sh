@@ -23,8 +23,10 @@
 #
 # Checks per run: sqlsmith ran and reported its query count; no crash in the server log — a backend
 # or worker ended by a signal or an abnormal exit code, an assertion failure (TRAP), a PANIC, or
-# the postmaster's crash recovery; no internal error (SQLSTATE class XX) raised by the extension's
-# own code (its LOCATION is one of src/pg/*.cpp, src/core/*.cpp). At the end: the runs called
+# the postmaster's crash recovery; no WARNING of a resource leak or of damaged memory (the
+# memory-context checks of an assertion-enabled build); no internal error (SQLSTATE class XX)
+# raised by the extension's own code (its LOCATION is one of src/pg/*.cpp, src/core/*.cpp), which
+# must give every bad input a clear error with the right SQLSTATE. At the end: the runs called
 # ulid functions (pg_stat_user_functions, track_functions = all), the server still answers, and
 # bt_index_check(heapallindexed) passes on every btree index of the fixture (the fuzzed DML was
 # rolled back; the indexes must still agree with the heaps). Prints per run and in total: queries,
@@ -265,6 +267,10 @@ EXT_FILES="$(find "$root/src" -name '*.cpp' -printf '%f\n' | sort -u | paste -sd
 #   "class <XX> <n>"     statements of ROLE ending in errors, by SQLSTATE class
 #   "ext <SQLSTATE> <n>" of those, raised by the extension's code
 #   "extmsg <SQLSTATE> <message>"  one line per distinct message of an XX error the extension raised
+#   "warn <line>"        a WARNING of a resource leak (relcache, buffer, snapshot, ...; "resource was
+#                        not closed" on 17+) or of damaged memory (the memory-context checks of an
+#                        assertion-enabled build: "problem in alloc set ...", "detected write past
+#                        chunk end ...")
 #   "fatal <n>"          FATAL lines of ROLE (e.g. a backend ended by an administrator command)
 scan_log() {
     tail -c +"$(($1 + 1))" "$LOG" | awk -v role="$ROLE" -v extfiles="$EXT_FILES" '
@@ -277,6 +283,9 @@ scan_log() {
             match($0, /exited with exit code [0-9]+/)
             if (substr($0, RSTART + 22, RLENGTH - 22) + 0 > 1) { print "crash " $0; want_query = 1 }
             next
+        }
+        /WARNING: .*(leak|resource was not closed|problem in (alloc set|Generation|slab|Bump)|detected write past chunk end)/ {
+            print "warn " $0; next
         }
         want_query && /Failed process was running:/ { print "crash " $0; want_query = 0; in_query = 1; next }
         in_query && !match($0, prefix) { print "crash " $0; next } # further lines of the query
@@ -390,6 +399,12 @@ for seed in "${SEEDS[@]}"; do
         T_EXTSTATE[$s]=$((${T_EXTSTATE[$s]:-0} + n))
     done < <(grep '^ext ' "$WORK/run$run.scan" | sort -k3,3nr)
     fatal="$(sed -n 's/^fatal //p' "$WORK/run$run.scan")"
+    if grep -q '^warn ' "$WORK/run$run.scan"; then
+        bad "$label: the server log shows leaks or damaged memory:"
+        sed -n 's/^warn //p' "$WORK/run$run.scan" | sort | uniq -c | sort -rn | head -n 20 | sed 's/^/#   /' | cut -c 1-2000
+    else
+        ok "$label: no leak warning and no memory-context check failure in the server log"
+    fi
     xx="$(grep -c '^extmsg XX' "$WORK/run$run.scan" || true)"
     if ((xx == 0)); then
         ok "$label: no internal error (class XX) raised by the extension"
