@@ -401,7 +401,7 @@ for seed in "${SEEDS[@]}"; do
     fatal="$(sed -n 's/^fatal //p' "$WORK/run$run.scan")"
     if grep -q '^warn ' "$WORK/run$run.scan"; then
         bad "$label: the server log shows leaks or damaged memory:"
-        sed -n 's/^warn //p' "$WORK/run$run.scan" | sort | uniq -c | sort -rn | head -n 20 | sed 's/^/#   /' | cut -c 1-2000
+        sed -n 's/^warn .* WARNING:  /WARNING:  /p' "$WORK/run$run.scan" | sort | uniq -c | sort -rn | head -n 20 | sed 's/^/#   /' | cut -c 1-2000
     else
         ok "$label: no leak warning and no memory-context check failure in the server log"
     fi
