@@ -46,6 +46,9 @@
 #                          fuzzing backend in the first run; the suite must then report the crash
 #                          and fail
 #   ULID_SQLSMITH_KEEP     a directory to copy the server log and sqlsmith's output into
+#
+# By hand, after `make install` against the major (the check of the check fails 1 check):
+#   ULID_PG_MAJOR=17 ULID_SQLSMITH_SELFTEST_SIGNAL=SEGV bash -c 'source scripts/lib.sh; ulid_virtualenv test/suites/sqlsmith.sh'
 set -euo pipefail
 
 here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
