@@ -322,6 +322,20 @@ scan_log() {
         }'
 }
 
+# tally KIND TOTALS SCAN: the "KIND <key> <n>" lines of SCAN (scan_log's output) as TALLY_SUM (the
+# sum) and TALLY_LIST ("key: n, ...", largest first), each n also added to TOTALS[key] (TOTALS: the
+# name of an associative array)
+tally() {
+    local -n totals="$2"
+    local key n
+    TALLY_SUM=0 TALLY_LIST=""
+    while read -r _ key n; do
+        TALLY_SUM=$((TALLY_SUM + n))
+        TALLY_LIST+="${TALLY_LIST:+, }$key: $n"
+        totals["$key"]=$((${totals["$key"]:-0} + n))
+    done < <(grep "^$1 " "$3" | sort -k3,3nr)
+}
+
 # ---------------------------------------------------------------------------------------------
 # the runs
 conn="host=127.0.0.1 port=$(cluster_port smith) user=$ROLE dbname=$DB"
@@ -389,18 +403,10 @@ for seed in "${SEEDS[@]}"; do
     else
         ok "$label: no crash in the server log (no backend ended by a signal or an assertion, no crash recovery)"
     fi
-    errors=0 classes=""
-    while read -r _ c n; do
-        errors=$((errors + n))
-        classes+="${classes:+, }$c: $n"
-        T_CLASS[$c]=$((${T_CLASS[$c]:-0} + n))
-    done < <(grep '^class ' "$WORK/run$run.scan" | sort -k3,3nr)
-    ext=0 extstates=""
-    while read -r _ s n; do
-        ext=$((ext + n))
-        extstates+="${extstates:+, }$s: $n"
-        T_EXTSTATE[$s]=$((${T_EXTSTATE[$s]:-0} + n))
-    done < <(grep '^ext ' "$WORK/run$run.scan" | sort -k3,3nr)
+    tally class T_CLASS "$WORK/run$run.scan"
+    errors=$TALLY_SUM classes=$TALLY_LIST
+    tally ext T_EXTSTATE "$WORK/run$run.scan"
+    ext=$TALLY_SUM extstates=$TALLY_LIST
     fatal="$(sed -n 's/^fatal //p' "$WORK/run$run.scan")"
     if grep -q '^warn ' "$WORK/run$run.scan"; then
         bad "$label: the server log shows leaks or damaged memory:"
