@@ -7,14 +7,16 @@
 # the user and the SQLSTATE, errors carry their source location (log_error_verbosity = verbose), and
 # a crashed backend's query is logged whole (track_activity_query_size). Fixture, in a database
 # smith: the extension; table smith_ulid (ulid primary key, nullable ulid, uuid, ulid[] with NULL
-# elements, timestamptz, text and bytea holding valid and invalid ULID texts and 0/15/16/17-byte
+# elements, timestamptz, text and bytea holding valid and invalid ULID texts and 0/2/15/16/17-byte
 # values, NULLs and the extremes 00000000000000000000000000 / 7ZZZZZZZZZZZZZZZZZZZZZZZZZ,
 # timestamps at the ends of the ULID range, outside it and infinite), an index for every operator
-# class the extension has for ulid on this major, read from pg_opclass (btree, hash, BRIN minmax,
-# and minmax-multi and bloom on 14+; whatever later releases add is picked up without changing
-# this file), a GIN index on the ulid[] column, extended statistics; smith_uuid (uuid key, ulid
-# foreign key, ulid[]); smith_range (PARTITION BY RANGE on a ulid, with a DEFAULT partition) and
-# smith_hash (PARTITION BY HASH on a ulid); ANALYZE.
+# class of the extension on this major on every column of its input type, read from the catalog
+# (btree, hash, BRIN minmax, and minmax-multi and bloom on 14+ on the two ulid columns; 0.3.0's
+# cross-type uuid_ulid_ops on the uuid column; whatever later releases add is picked up without
+# changing this file, and a class with no column of its type fails a check), a GIN index on the
+# ulid[] column, extended statistics; smith_uuid (uuid key, ulid foreign key, ulid[]); smith_range
+# (PARTITION BY RANGE on a ulid, with a DEFAULT partition) and smith_hash (PARTITION BY HASH on a
+# ulid); ANALYZE.
 #
 # sqlsmith runs as ulid_smith, a role without superuser (a superuser's sqlsmith calls
 # pg_terminate_backend and the like) that may SELECT, INSERT, UPDATE and DELETE the fixture
@@ -166,22 +168,25 @@ INSERT INTO smith_ulid (id, ref, u, ids, ts, label, raw) VALUES
     ('01ARZ3NDEKTSV4RRFFQ69G5FB3', NULL, NULL, NULL, NULL, E'01ARZ3NDEKTSV4RRFFQ69G5F\\u00e9', NULL),
     ('01ARZ3NDEKTSV4RRFFQ69G5FB4', NULL, NULL, NULL, NULL, '01ARZ3NDEKTSV4RRFFQ69G5F-V', NULL);
 
--- an index for every operator class the extension has for ulid here (on id and on ref; BRIN with
--- one page per range), whatever the major and the release
+-- an index for every operator class of the extension here, on every column of smith_ulid of its
+-- input type (ulid: id and ref; uuid: u, for the cross-type classes of 0.3.0 on); BRIN with one page
+-- per range. Read from the catalog: whatever the major and the release
 DO \$\$
 DECLARE
     r record;
-    n int := 0;
 BEGIN
-    FOR r IN SELECT c.opcname, a.amname FROM pg_catalog.pg_opclass c
+    FOR r IN SELECT c.opcname, a.amname, att.attname
+             FROM pg_catalog.pg_depend d
+             JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid'
+             JOIN pg_catalog.pg_opclass c ON d.classid = 'pg_catalog.pg_opclass'::pg_catalog.regclass AND c.oid = d.objid
              JOIN pg_catalog.pg_am a ON a.oid = c.opcmethod
-             WHERE c.opcintype = 'ulid'::regtype ORDER BY a.amname, c.opcname
+             JOIN pg_catalog.pg_attribute att ON att.attrelid = 'smith_ulid'::pg_catalog.regclass
+                  AND att.atttypid = c.opcintype AND att.attnum > 0 AND NOT att.attisdropped
+             WHERE d.deptype = 'e' ORDER BY 1, 2, 3
     LOOP
-        n := n + 1;
-        EXECUTE format('CREATE INDEX %I ON smith_ulid USING %I (id %I)%s', 'smith_ulid_id_' || n,
-                       r.amname, r.opcname, CASE WHEN r.amname = 'brin' THEN ' WITH (pages_per_range = 1)' ELSE '' END);
-        EXECUTE format('CREATE INDEX %I ON smith_ulid USING %I (ref %I)%s', 'smith_ulid_ref_' || n,
-                       r.amname, r.opcname, CASE WHEN r.amname = 'brin' THEN ' WITH (pages_per_range = 1)' ELSE '' END);
+        EXECUTE format('CREATE INDEX %I ON smith_ulid USING %I (%I %I)%s',
+                       format('smith_ulid_%s_%s_%s', r.attname, r.amname, r.opcname), r.amname, r.attname,
+                       r.opcname, CASE WHEN r.amname = 'brin' THEN ' WITH (pages_per_range = 1)' ELSE '' END);
     END LOOP;
 END
 \$\$;
@@ -220,6 +225,9 @@ INSERT INTO smith_hash SELECT id, ref FROM smith_ulid;
 
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO $ROLE;
 ANALYZE;
+-- (for the suite, not granted to the fuzzing role) the extension's operator classes
+CREATE VIEW ext_opclass AS SELECT d.objid FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+    AND e.extname = 'ulid' WHERE d.classid = 'pg_opclass'::regclass AND d.deptype = 'e';
 SELECT pg_stat_reset(); -- count only the fuzzer's calls of ulid functions
 "
 make_fixture() { q "$fixture_sql" >/dev/null; }
@@ -229,8 +237,15 @@ fixture="$(q "SELECT (SELECT count(*) FROM smith_ulid) || ' rows in smith_ulid, 
         WHERE c.relname IN ('smith_ulid', 'smith_uuid', 'smith_range', 'smith_hash')) || ' indexes ('
     || (SELECT string_agg(DISTINCT a.amname || ' ' || o.opcname, ', ') FROM pg_index i
         JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
-        JOIN pg_opclass o ON o.oid = ANY (i.indclass::oid[]) WHERE o.opcintype = 'ulid'::regtype) || ')'")"
+        JOIN pg_opclass o ON o.oid = ANY (i.indclass::oid[]) WHERE o.oid IN (SELECT objid FROM ext_opclass)) || ')'")"
 note "fixture: $fixture"
+# every operator class of the extension is used by an index (a class for a type smith_ulid has no
+# column of would need one added)
+unindexed="$(q "SELECT coalesce(string_agg(a.amname || ' ' || c.opcname || ' (' || c.opcintype::regtype || ')', ', '), '')
+    FROM ext_opclass x JOIN pg_opclass c ON c.oid = x.objid JOIN pg_am a ON a.oid = c.opcmethod
+    WHERE NOT EXISTS (SELECT FROM pg_index i WHERE c.oid = ANY (i.indclass::oid[]))")"
+expect_str "operator classes of the extension without an index in the fixture (of $(q "SELECT count(*) FROM ext_opclass"))" \
+    "${unindexed:-none}" "none"
 ext_fns="$(q "SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid'
     WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e'")"
 
