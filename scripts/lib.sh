@@ -186,15 +186,43 @@ ulid_ensure_packages() {
 
 # ---------------------------------------------------------------------------------------------
 # release tags: some suites build earlier releases from their tags (v0.1.0, v0.2.0, ...): the
-# previous release's Debian package, v0.2.0's library beside this one. A clone without them (a
-# shallow or a single-ref clone) fetches them once from its remote; a failure is only a warning
-# here (the suites that need a tag say which one is missing).
+# previous release's Debian package, v0.2.0's library beside this one. scripts/releases lists each
+# release with its commit on main; a clone that has the commits but not the tags (CI's clone of
+# main, a mirror of branches only) gets the missing tags made from that list. A listed commit
+# that is not in the clone (a shallow clone) is fetched with the tags from its remote when there
+# is one. Returns 1, naming the tag, when a tag names another commit than the list or stays
+# missing (the suites that need it then fail saying which one).
+ulid_release_list() {
+    sed -e 's/#.*//' "$ULID_ROOT/scripts/releases" | awk 'NF >= 2 { print $1, $2 }'
+}
+
 ulid_ensure_release_tags() {
+    local version commit have rc=0 fetched=0
     git -C "$ULID_ROOT" rev-parse --git-dir >/dev/null 2>&1 || return 0
-    [[ -n "$(git -C "$ULID_ROOT" tag -l 'v*')" ]] && return 0
-    ulid_log "release tags: none in this clone; git fetch --tags"
-    git -C "$ULID_ROOT" fetch --quiet --tags 2>/dev/null ||
-        ulid_warn "release tags: git fetch --tags failed; suites that build an earlier release will fail"
+    while read -r version commit; do
+        if have="$(git -C "$ULID_ROOT" rev-parse -q --verify "refs/tags/v$version^{commit}" 2>/dev/null)"; then
+            if [[ $have != "$commit" ]]; then
+                ulid_warn "release tags: v$version names $have, scripts/releases says $commit"
+                rc=1
+            fi
+            continue
+        fi
+        if ! git -C "$ULID_ROOT" cat-file -e "$commit^{commit}" 2>/dev/null && ((fetched == 0)); then
+            fetched=1
+            ulid_log "release tags: commit $commit of $version is not in this clone; git fetch --tags"
+            git -C "$ULID_ROOT" fetch --quiet --tags 2>/dev/null ||
+                ulid_warn "release tags: git fetch --tags failed"
+            git -C "$ULID_ROOT" rev-parse -q --verify "refs/tags/v$version" >/dev/null && continue
+        fi
+        if git -C "$ULID_ROOT" cat-file -e "$commit^{commit}" 2>/dev/null &&
+            git -C "$ULID_ROOT" tag "v$version" "$commit"; then
+            ulid_log "release tags: v$version made at $commit (scripts/releases)"
+        else
+            ulid_warn "release tags: v$version is missing and its commit $commit is not in this clone"
+            rc=1
+        fi
+    done < <(ulid_release_list)
+    return "$rc"
 }
 
 # ---------------------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ pkg_previous_tag() {
     cur="$(pkg_version "$ULID_ROOT")"
     git -C "$ULID_ROOT" rev-parse --git-dir >/dev/null 2>&1 ||
         ulid_die "package: $ULID_ROOT is not a git checkout: the previous release comes from its tag"
+    ulid_ensure_release_tags >&2 || true # tags from scripts/releases where the clone has the commits
     while read -r t; do
         v="${t#v}"
         dpkg --compare-versions "$v" lt "$cur" 2>/dev/null || continue

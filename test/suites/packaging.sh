@@ -108,6 +108,50 @@ if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 fi
 
 echo
+echo "# releases: scripts/releases names each release's commit; a clone without tags gets them from it"
+# list_releases: "version commit" per release, as scripts/lib.sh reads it
+list_releases() { (ULID_ROOT="$PWD" && source scripts/lib.sh && ulid_release_list); }
+RELEASES="$(list_releases)"
+expect_match "scripts/releases lists 0.1.0, 0.2.0 and 0.2.1 first" "$(printf '%s\n' "$RELEASES" | head -n 3 | cut -d' ' -f1 | paste -sd' ')" '^0\.1\.0 0\.2\.0 0\.2\.1$'
+problems=""
+prev=""
+while read -r v c; do
+    if ! git cat-file -e "$c^{commit}" 2>/dev/null; then
+        problems+=" $v:commit-missing"
+        continue
+    fi
+    git merge-base --is-ancestor "$c" HEAD || problems+=" $v:not-on-this-branch"
+    [[ "$(git show "$c:ulid.control" | sed -n "s/^default_version = '\(.*\)'$/\1/p")" == "$v" ]] || problems+=" $v:default_version"
+    [[ -z $prev ]] || dpkg --compare-versions "$prev" lt "$v" || problems+=" $v:order"
+    dpkg --compare-versions "$v" le "$VERSION" || problems+=" $v:above-$VERSION"
+    t="$(git rev-parse -q --verify "refs/tags/v$v^{commit}" 2>/dev/null)" && [[ $t != "$c" ]] && problems+=" $v:tag-is-$t"
+    prev="$v"
+done <<<"$RELEASES"
+expect_str "each release is a commit of this branch, with that default_version, in order, agreeing with its tag" "$problems" ""
+unlisted=""
+for t in $(git tag -l 'v[0-9]*'); do
+    v="${t#v}"
+    dpkg --compare-versions "$v" lt "$VERSION" || continue
+    printf '%s\n' "$RELEASES" | grep -q "^$v " || unlisted+=" $t"
+done
+expect_str "every release tag below $VERSION is listed in scripts/releases" "$unlisted" ""
+# a clone of this branch without its tags (as CI's clone is): scripts/lib.sh makes them
+notags() {
+    git clone -q --no-tags "file://$PWD" "$WORK/notags" &&
+        cp scripts/lib.sh scripts/releases "$WORK/notags/scripts/" &&
+        (ULID_ROOT="$WORK/notags" && source "$WORK/notags/scripts/lib.sh" && ulid_ensure_release_tags) >/dev/null
+}
+if must "a clone without tags: ulid_ensure_release_tags succeeds" notags; then
+    expect_str "... and its tags are exactly the releases listed, at their commits" \
+        "$(git -C "$WORK/notags" for-each-ref refs/tags --format='%(refname:short) %(objectname)' | sed 's/^v//')" "$RELEASES"
+    git -C "$WORK/notags" tag -f "v$(printf '%s\n' "$RELEASES" | tail -n 1 | cut -d' ' -f1)" HEAD >/dev/null
+    out="$( (ULID_ROOT="$WORK/notags" && source "$WORK/notags/scripts/lib.sh" && ulid_ensure_release_tags) 2>&1)"
+    rc=$?
+    expect "... a tag that names another commit: refused, not moved; exit status" "$rc" -eq 1
+    expect_contains "... naming both commits" "$out" "scripts/releases says $(printf '%s\n' "$RELEASES" | tail -n 1 | cut -d' ' -f2)"
+fi
+
+echo
 echo "# make dist"
 SNAP="$WORK/snapshot"
 snapshot() {
