@@ -197,24 +197,22 @@ ulid_release_list() {
 }
 
 ulid_ensure_release_tags() {
-    local version commit have rc=0 fetched=0
+    local version commit have rc=0
     git -C "$ULID_ROOT" rev-parse --git-dir >/dev/null 2>&1 || return 0
+    # a listed commit missing (a shallow clone): the remote's tags bring the commits, once
+    while read -r version commit; do
+        git -C "$ULID_ROOT" cat-file -e "$commit^{commit}" 2>/dev/null && continue
+        ulid_log "release tags: commit $commit of $version is not in this clone; git fetch --tags"
+        git -C "$ULID_ROOT" fetch --quiet --tags 2>/dev/null || ulid_warn "release tags: git fetch --tags failed"
+        break
+    done < <(ulid_release_list)
     while read -r version commit; do
         if have="$(git -C "$ULID_ROOT" rev-parse -q --verify "refs/tags/v$version^{commit}" 2>/dev/null)"; then
             if [[ $have != "$commit" ]]; then
                 ulid_warn "release tags: v$version names $have, scripts/releases says $commit"
                 rc=1
             fi
-            continue
-        fi
-        if ! git -C "$ULID_ROOT" cat-file -e "$commit^{commit}" 2>/dev/null && ((fetched == 0)); then
-            fetched=1
-            ulid_log "release tags: commit $commit of $version is not in this clone; git fetch --tags"
-            git -C "$ULID_ROOT" fetch --quiet --tags 2>/dev/null ||
-                ulid_warn "release tags: git fetch --tags failed"
-            git -C "$ULID_ROOT" rev-parse -q --verify "refs/tags/v$version" >/dev/null && continue
-        fi
-        if git -C "$ULID_ROOT" cat-file -e "$commit^{commit}" 2>/dev/null &&
+        elif git -C "$ULID_ROOT" cat-file -e "$commit^{commit}" 2>/dev/null &&
             git -C "$ULID_ROOT" tag "v$version" "$commit"; then
             ulid_log "release tags: v$version made at $commit (scripts/releases)"
         else
