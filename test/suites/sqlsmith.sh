@@ -225,9 +225,11 @@ INSERT INTO smith_hash SELECT id, ref FROM smith_ulid;
 
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO $ROLE;
 ANALYZE;
--- (for the suite, not granted to the fuzzing role) the extension's operator classes
-CREATE VIEW ext_opclass AS SELECT d.objid FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
-    AND e.extname = 'ulid' WHERE d.classid = 'pg_opclass'::regclass AND d.deptype = 'e';
+-- (for the suite, not granted to the fuzzing role) the extension's operator classes and functions
+CREATE VIEW ext_member AS SELECT d.classid, d.objid FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+    AND e.extname = 'ulid' WHERE d.deptype = 'e';
+CREATE VIEW ext_opclass AS SELECT objid FROM ext_member WHERE classid = 'pg_opclass'::regclass;
+CREATE VIEW ext_proc AS SELECT objid FROM ext_member WHERE classid = 'pg_proc'::regclass;
 SELECT pg_stat_reset(); -- count only the fuzzer's calls of ulid functions
 "
 make_fixture() { q "$fixture_sql" >/dev/null; }
@@ -246,22 +248,18 @@ unindexed="$(q "SELECT coalesce(string_agg(a.amname || ' ' || c.opcname || ' (' 
     WHERE NOT EXISTS (SELECT FROM pg_index i WHERE c.oid = ANY (i.indclass::oid[]))")"
 expect_str "operator classes of the extension without an index in the fixture (of $(q "SELECT count(*) FROM ext_opclass"))" \
     "${unindexed:-none}" "none"
-ext_fns="$(q "SELECT count(*) FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid'
-    WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e'")"
+ext_fns="$(q "SELECT count(*) FROM ext_proc")"
 
 # ulid_calls: "<calls> <functions called>" over the extension's functions, from the statistics
 ulid_calls() {
     q "SELECT pg_stat_clear_snapshot();
        SELECT coalesce(sum(s.calls), 0) || ' ' || count(*) FILTER (WHERE s.calls > 0)
-       FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid'
-       JOIN pg_stat_user_functions s ON s.funcid = d.objid
-       WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e'" | tail -n 1
+       FROM ext_proc x JOIN pg_stat_user_functions s ON s.funcid = x.objid" | tail -n 1
 }
 # called_set: the extension's functions called so far, one per line
 called_set() {
-    q "SELECT s.funcid::regprocedure FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'ulid'
-       JOIN pg_stat_user_functions s ON s.funcid = d.objid
-       WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e' AND s.calls > 0 ORDER BY 1"
+    q "SELECT s.funcid::regprocedure FROM ext_proc x JOIN pg_stat_user_functions s ON s.funcid = x.objid
+       WHERE s.calls > 0 ORDER BY 1"
 }
 # stats_settle: wait until the statistics stop changing (13's collector is asynchronous; 15+
 # flushes when the backend exits)
@@ -335,6 +333,14 @@ scan_log() {
             for (m in extmsg) print "extmsg " m
             print "fatal " fatal + 0
         }'
+}
+
+# listing COUNTS: "key: n, ..." of an associative array (its name), largest n first
+listing() {
+    local -n counts="$1"
+    local key
+    for key in "${!counts[@]}"; do printf '%s %s\n' "${counts[$key]}" "$key"; done |
+        sort -k1,1nr | awk '{ printf "%s%s: %s", sep, $2, $1; sep = ", " }'
 }
 
 # tally KIND TOTALS SCAN: the "KIND <key> <n>" lines of SCAN (scan_log's output) as TALLY_SUM (the
@@ -468,12 +474,8 @@ else
     bad "no ulid function was called by the fuzzed queries (pg_stat_user_functions)"
 fi
 note "called at least once: $(paste -sd' ' <<<"$called")"
-classes=""
-for c in $(for k in "${!T_CLASS[@]}"; do echo "${T_CLASS[$k]} $k"; done | sort -k1,1nr | cut -d' ' -f2); do
-    classes+="${classes:+, }$c: ${T_CLASS[$c]}"
-done
-extstates=""
-for s in "${!T_EXTSTATE[@]}"; do extstates+="${extstates:+, }$s: ${T_EXTSTATE[$s]}"; done
+classes="$(listing T_CLASS)"
+extstates="$(listing T_EXTSTATE)"
 note "total on PostgreSQL $(q "SHOW server_version") ($version_num): ${#SEEDS[@]} run(s), $T_QUERIES queries, $T_ERRORS statements ending in errors (by SQLSTATE class: ${classes:-none}; raised by ulid: $T_EXT${extstates:+ — $extstates}), $T_CRASHES crashes, $T_SECONDS s"
 if [[ -n $KEEP ]]; then
     mkdir -p "$KEEP"
