@@ -1,5 +1,7 @@
-// The per-backend read-ahead pool over pg_strong_random().
+// The per-backend read-ahead pool over pg_strong_random(), and the fork generations that guard it.
 #include "backend_random.hpp"
+
+#include <pthread.h>
 
 extern "C" {
 #include "port.h"
@@ -19,9 +21,22 @@ public:
 
 StrongRandom strong_random;
 
+// Runs in the child right after fork(): only this store, which is async-signal-safe.
+void on_fork_child() noexcept
+{
+    ++fork_generation;
+}
+
 } // namespace
 
+unsigned fork_generation = 1;
+
+bool register_fork_handler() noexcept
+{
+    return pthread_atfork(nullptr, nullptr, on_fork_child) == 0;
+}
+
 EntropyPool backend_pool{strong_random};
-int backend_pool_owner = 0;
+unsigned backend_pool_owner = 0;
 
 } // namespace ulid::pg

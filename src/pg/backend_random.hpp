@@ -3,30 +3,37 @@
 
 #include "compat.h"
 
-extern "C" {
-#include "miscadmin.h"
-}
-
 #include "core/entropy.hpp"
 
 namespace ulid::pg {
 
-// Per-process state guard: true when *owner_pid is not this process, which it then becomes. The
-// caller resets the state the guard protects (e.g. the monotonic generator) when it returns true.
-inline bool claim_process(int *owner_pid)
+// Fork generations. The process that loads the library is generation 1; a pthread_atfork child
+// handler (registered by _PG_init) adds one in every child of a fork: each backend forked from a
+// postmaster that preloaded the library, and any process forked inside a backend (an untrusted PL,
+// another C extension), whose MyProcPid would still be the parent's. Per-process state stamped with
+// another generation was inherited from a parent and must not be used.
+extern unsigned fork_generation;
+
+// Registers the child handler; false when the C library could not (no memory).
+bool register_fork_handler() noexcept;
+
+// Per-process state guard: true when *owner is not this process's generation, which it then
+// becomes. The caller resets the state the guard protects (e.g. the monotonic generator) when it
+// returns true. One load and compare per call: no system call.
+inline bool claim_process(unsigned *owner) noexcept
 {
-    if (*owner_pid == MyProcPid)
+    if (*owner == fork_generation)
         return false;
-    *owner_pid = MyProcPid;
+    *owner = fork_generation;
     return true;
 }
 
 extern EntropyPool backend_pool;
-extern int backend_pool_owner;
+extern unsigned backend_pool_owner;
 
-// The pool for the calling process. Its first use in a process (told by pid) discards whatever a
-// parent left in it, so a library preloaded into the postmaster hands no bytes to two backends.
-inline RandomSource &backend_random()
+// The pool for the calling process. Its first use in a process (told by the fork generation)
+// discards whatever a parent left in it, so no two processes hand out the same bytes.
+inline RandomSource &backend_random() noexcept
 {
     if (claim_process(&backend_pool_owner))
         backend_pool.discard();

@@ -105,6 +105,14 @@ void raise_shared_state_needs_preload()
                     "shared_preload_libraries = 'ulid', and restart the server."));
 }
 
+void raise_fork_handler_failed()
+{
+    ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY),
+            errmsg("could not register the fork handler of the ulid library"),
+            errdetail("pthread_atfork() failed; without it a process forked inside a backend could "
+                      "repeat the backend's random bytes."));
+}
+
 namespace {
 const char kRestartHint[] = "Restart the server after installing another version of ulid, so that "
                             "every session runs the same library.";

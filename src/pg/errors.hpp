@@ -29,4 +29,7 @@ void report_decode_error(const DecodeError &error, const char *text, Node *escon
 [[noreturn]] void raise_shared_layout_mismatch(unsigned found, unsigned ours);
 [[noreturn]] void raise_shared_attach_failed(const char *message, unsigned ours);
 
+// Loading the library: the fork handler could not be registered (53200).
+[[noreturn]] void raise_fork_handler_failed();
+
 } // namespace ulid::pg

@@ -16,7 +16,7 @@ using namespace ulid::pg;
 namespace {
 
 MonotonicGenerator monotonic;
-int monotonic_owner = 0;
+unsigned monotonic_owner = 0;
 
 } // namespace
 

@@ -5,6 +5,8 @@ extern "C" {
 #include "miscadmin.h"
 }
 
+#include "backend_random.hpp"
+#include "errors.hpp"
 #include "shared_state.hpp"
 
 extern "C" {
@@ -16,10 +18,13 @@ PG_MODULE_MAGIC;
 
 void _PG_init(void);
 
-// Registers shared memory when preloaded. Draws no randomness and fills no buffer: in the
-// postmaster anything drawn here would be inherited by every backend.
+// Registers the fork handler (src/pg/backend_random.hpp) and, when preloaded, shared memory.
+// Draws no randomness and fills no buffer: in the postmaster anything drawn here would be
+// inherited by every backend. A library whose handler cannot be registered refuses to load.
 void _PG_init(void)
 {
+    if (!ulid::pg::register_fork_handler())
+        ulid::pg::raise_fork_handler_failed();
     if (process_shared_preload_libraries_in_progress)
         ulid::pg::request_shared_state();
 }

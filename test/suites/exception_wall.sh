@@ -4,10 +4,14 @@
 # backend and its session live on.
 #
 # Builds the test-only library (make ULID_TEST_THROW=1: ulid_test_throw.so, the whole extension plus
-# ulid_test_throw(text), src/pg/test_throw.cpp) in a scratch copy of the tree and installs nothing:
+# ulid_test_throw(text), src/pg/test_throw.cpp, and ulid_test_fork(integer), src/pg/test_fork.cpp)
+# in a scratch copy of the tree and installs nothing:
 # this suite's database declares the function from the scratch path. The normal build and install
 # script must not have it. Without the catch-all, the throw aborts the backend (std::terminate) and
 # the server restarts every session: the same-backend and session checks below fail.
+# Last, a process forked inside the backend (ulid_test_fork) never hands out the backend's entropy:
+# with the pid check that the library used before 0.3.1 (the child inherits MyProcPid) in place of
+# the fork generation, the shared-entropy check failed (1,609 entropies handed out by both).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=test/lib/checks.sh
@@ -111,5 +115,30 @@ expect_contains "savepoint rolled back the throw, the transaction committed" "$o
 expect_contains "PL/pgSQL caught 500 out_of_memory and 500 internal_error" "$out" "CAUGHT 500 500"
 expect_contains "same backend after 1,000 more" "$out" "SAME2 true"
 expect_lacks "no lost connection" "$out" "server closed the connection"
+
+# ---- a process forked inside a backend (src/pg/test_fork.cpp): ulid_test_fork(n) makes one
+# gen_ulid() and one gen_random_ulid() in the backend, forks, and returns the child's n values of
+# each, then the backend's next n of each. A child that kept the backend's read-ahead pool or
+# generator state would hand out the backend's next entropy (or its next increment).
+q "CREATE EXTENSION IF NOT EXISTS ulid" >/dev/null
+q "CREATE FUNCTION ulid_test_fork(integer) RETURNS ulid[] AS '$lib', 'ulid_test_fork' LANGUAGE C STRICT" >/dev/null
+fork_out="$(q "CREATE TEMP TABLE forked (round int, i int, id ulid);
+DO \$\$ BEGIN
+    FOR r IN 1..5 LOOP
+        INSERT INTO forked SELECT r, a.i, a.id FROM unnest(ulid_test_fork(200)) WITH ORDINALITY a(id, i);
+    END LOOP;
+END \$\$;
+SELECT count(*), count(DISTINCT id),
+       (SELECT count(*) FROM (SELECT substr(id::bytea, 7) FROM forked WHERE i <= 400
+                              INTERSECT SELECT substr(id::bytea, 7) FROM forked WHERE i > 400) s),
+       (SELECT count(*) FROM (SELECT id > lag(id) OVER (PARTITION BY round ORDER BY i) AS up
+                              FROM forked WHERE i <= 200) s WHERE NOT up)
+FROM forked" | tail -n 1)"
+IFS='|' read -r f_all f_distinct f_shared f_down <<<"$fork_out"
+expect "fork inside a backend: values made (5 forks x 2 processes x 400)" "${f_all:-0}" -eq 4000
+expect "fork inside a backend: distinct values" "${f_distinct:-0}" -eq 4000
+expect "fork inside a backend: 80-bit entropies the child and the backend both handed out" "${f_shared:-x}" -eq 0
+expect "fork inside a backend: the child's gen_ulid() values not increasing" "${f_down:-x}" -eq 0
+expect_str "the backend lives on after the forks" "$(q "SELECT gen_ulid() IS NOT NULL")" "t"
 
 checks_summary

@@ -16,9 +16,10 @@
 #      the leader): workers launched, and no entropy repeated among the values they made.
 #
 # The suite is known to catch the failure it guards against: a scratch build that filled the pool
-# in _PG_init (in the postmaster) and dropped the pid check in src/pg/backend_random.cpp failed 7
-# checks (207 duplicate ids, all 60 backends' first gen_ulid() with one entropy, 408 repeated values
-# in the parallel workers); the same build with the pid check kept passed every check.
+# in _PG_init (in the postmaster) and dropped the per-process check of src/pg/backend_random.hpp (a
+# pid then; a fork generation since 0.3.1) failed 7 checks (207 duplicate ids, all 60 backends'
+# first gen_ulid() with one entropy, 408 repeated values in the parallel workers); the same build
+# with the check kept passed every check. Forks inside a backend: exception_wall.sh.
 #
 # Needs nothing from the caller's PG* environment (it is ignored). Prints one line per check and
 # exits non-zero on any violation. ULID_FORK_BACKENDS (default 60) sets the number of backends.
