@@ -61,6 +61,19 @@ include $(PGXS)
 # are few, so every object depends on all of them.
 $(OBJS) $(OBJS:.o=.bc): $(wildcard src/core/*.hpp src/pg/*.hpp src/pg/*.h)
 
+# One tree, one flavour at a time: .build-flavour names what the objects and bitcode in the tree
+# were compiled for (the test-only flags above, and the server whose headers they saw). When a
+# make asks for another flavour, the stamp is rewritten and every object and .bc file is compiled
+# again, so a test-only build's code never reaches ulid.so or an installed .bc file, and objects
+# of another server's headers are never linked.
+ULID_FLAVOUR = $(if $(ULID_TEST_THROW),test-throw,$(if $(ULID_TEST_LAYOUT),test-layout-$(ULID_TEST_LAYOUT),normal)) $(bindir) $(VERSION)
+FLAVOUR_STAMP = .build-flavour
+EXTRA_CLEAN += $(FLAVOUR_STAMP)
+$(OBJS) $(OBJS:.o=.bc): $(FLAVOUR_STAMP)
+.PHONY: flavour-check
+$(FLAVOUR_STAMP): flavour-check
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(ULID_FLAVOUR)" ]; then echo "$(ULID_FLAVOUR)" >$@; fi
+
 ifneq ($(ULID_TEST_THROW)$(ULID_TEST_LAYOUT),)
 install: refuse-test-install
 .PHONY: refuse-test-install

@@ -256,17 +256,12 @@ ulid_pg_bindir() {
     "$pgc" --bindir
 }
 
-# make and make install against PostgreSQL $ULID_PG_MAJOR. Objects built against another server's
-# headers are cleaned first (.build-pg-config records which pg_config the objects are for).
-# ULID_WERROR=1 makes warnings errors (scripts/test sets it).
+# make and make install against PostgreSQL $ULID_PG_MAJOR. (Objects built against another server's
+# headers are compiled again by the Makefile itself: .build-flavour.) ULID_WERROR=1 makes warnings
+# errors (scripts/test sets it).
 ulid_build_install() {
-    local pgc stamp="$ULID_ROOT/.build-pg-config"
+    local pgc
     pgc="$(ulid_pg_config)" || return 1
-    if [[ ! -f $stamp || "$(cat "$stamp")" != "$pgc" ]]; then
-        ulid_log "build: make clean (objects of another PostgreSQL, or none)"
-        make -C "$ULID_ROOT" -s clean PG_CONFIG="$pgc" || return
-        printf '%s\n' "$pgc" >"$stamp"
-    fi
     ulid_log "build: make -j2 PG_CONFIG=$pgc ULID_WERROR=${ULID_WERROR:-0}"
     make -C "$ULID_ROOT" -j2 PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
     ulid_log "install: make install PG_CONFIG=$pgc"
