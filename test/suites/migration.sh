@@ -14,6 +14,13 @@
 #     NULL and listed in ulid_rejects with its original value and the reason, NULLs stay NULL.
 # (c) migrate_ulid_to_uuid.sql: back to uuid, byte-identical to the original uuids, foreign key
 #     intact, and nothing left that depends on the extension (DROP EXTENSION ulid would succeed).
+# (d) docs/migrating.md's parent-first steps in order: migrate_parent_first.sql (customers.id to
+#     ulid, orders keep uuid with an index on uuid_ulid_ops), migrate_child_after_parent.sql
+#     (orders.customer_id follows; the bare ALTER the page once showed is refused, checked), then
+#     on 14+ a BRIN index on ulid_minmax_multi_ops (a bare ALTER back is refused, checked), and
+#     migrate_parent_first_back.sql: every key byte-identical to the original uuid, the foreign
+#     key, each index on uuid's class of the same kind, nothing depending on the extension.
+# (e) the parent first and straight back, the child's index still on uuid_ulid_ops.
 # Prints one line per check, exits non-zero on any violation.
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -224,5 +231,68 @@ out="$(q "BEGIN;
           ROLLBACK;" 2>&1)"
 expect_str "customers and orders no longer depend on the extension (DROP EXTENSION ulid RESTRICT, rolled back)" \
     "$out" "dropped"
+
+# (d) and (e) end the same way: every key as it was, the foreign key, nothing depending on ulid
+# (the tables of (b) go in the rolled-back transaction too)
+back_checks() {
+    expect_str "$1: column types customers.id, orders.id, orders.customer_id" "$(types)" "uuid,uuid,uuid"
+    expect "$1: customers or orders whose key bytes differ from before (d) (snapshot of (c), every row)" \
+        "$(q "SELECT (SELECT count(*) FROM customers c FULL JOIN snap2_customers s USING (name)
+                      WHERE uuid_send(c.id) IS DISTINCT FROM s.id_bytes)
+                   + (SELECT count(*) FROM orders o FULL JOIN snap2_orders s USING (note)
+                      WHERE uuid_send(o.id) IS DISTINCT FROM s.id_bytes
+                         OR uuid_send(o.customer_id) IS DISTINCT FROM s.customer_bytes)")" -eq 0
+    fk_checks "$1" uuid
+    expect_str "$1: the indexes' operator classes" "$(index_classes)" "$2"
+    expect_str "$1: nothing in customers and orders depends on the extension (DROP EXTENSION ulid, rolled back)" \
+        "$(q "BEGIN; DROP TABLE legacy_events, legacy_expected, ulid_rejects;
+              DROP FUNCTION ulid_parse_error(text), ulid_or_null(text); DROP EXTENSION ulid;
+              SELECT 'dropped'; ROLLBACK;" 2>&1)" "dropped"
+}
+# index_classes: every index of customers and orders with the operator classes it uses
+index_classes() {
+    q "SELECT string_agg(i.indexrelid::regclass || ':' || c.opcname, ',' ORDER BY i.indexrelid::regclass::text, c.opcname)
+       FROM pg_index i JOIN pg_opclass c ON c.oid = ANY (i.indclass::oid[])
+       WHERE i.indrelid IN ('customers'::regclass, 'orders'::regclass)"
+}
+server_num="$(q 'SHOW server_version_num')"
+
+echo
+echo "# (d) docs/migrating.md in order: the parent first, then the child, then back"
+must "migrate_parent_first.sql runs" recipe migrate_parent_first.sql
+expect_str "after the parent: column types customers.id, orders.id, orders.customer_id" "$(types)" "ulid,uuid,uuid"
+fk_checks "after the parent" uuid
+expect_contains "after the parent: orders.customer_id is indexed with uuid_ulid_ops" "$(index_classes)" \
+    "orders_customer_id_ulid:uuid_ulid_ops"
+out="$(q "BEGIN; ALTER TABLE orders ALTER COLUMN customer_id TYPE ulid USING customer_id::ulid; ROLLBACK;" 2>&1)"
+expect_contains "the child with a bare ALTER COLUMN ... TYPE ulid is refused (why the recipe)" "$out" \
+    'operator class "uuid_ulid_ops" does not accept data type ulid'
+must "migrate_child_after_parent.sql runs" recipe migrate_child_after_parent.sql
+expect_str "after the child: column types" "$(types)" "ulid,uuid,ulid"
+fk_checks "after the child" ulid
+expect_str "after the child: the indexes' operator classes" "$(index_classes)" \
+    "customers_name_key:text_ops,customers_pkey:ulid_ops,orders_customer_id:ulid_ops,orders_note_key:text_ops,orders_pkey:uuid_ops"
+want_back="customers_name_key:text_ops,customers_pkey:uuid_ops,orders_customer_id:uuid_ops,orders_note_key:text_ops,orders_pkey:uuid_ops"
+if ((server_num >= 140000)); then
+    must "a BRIN minmax-multi index on customers.id (ulid_minmax_multi_ops)" \
+        q "CREATE INDEX customers_id_multi ON customers USING brin (id ulid_minmax_multi_ops)"
+    out="$(q "BEGIN; ALTER TABLE orders DROP CONSTRAINT orders_customer_id_fkey;
+              ALTER TABLE customers ALTER COLUMN id TYPE uuid USING id::uuid; ROLLBACK;" 2>&1)"
+    expect_contains "customers.id back to uuid with a bare ALTER is refused (why the recipe)" "$out" \
+        'operator class "ulid_minmax_multi_ops" does not accept data type uuid'
+    want_back="customers_id_multi:uuid_minmax_multi_ops,$want_back"
+else
+    note "PostgreSQL 13 has no BRIN minmax-multi: the way back meets only the default classes here"
+fi
+must "migrate_parent_first_back.sql runs" recipe migrate_parent_first_back.sql
+back_checks "(d) back" "$want_back"
+((server_num >= 140000)) && q "DROP INDEX customers_id_multi" >/dev/null
+
+echo
+echo "# (e) the parent first, then straight back (the child still on uuid_ulid_ops)"
+must "migrate_parent_first.sql runs" recipe migrate_parent_first.sql
+must "migrate_parent_first_back.sql runs" recipe migrate_parent_first_back.sql
+back_checks "(e) back" \
+    "customers_name_key:text_ops,customers_pkey:uuid_ops,orders_customer_id_ulid:uuid_ops,orders_note_key:text_ops,orders_pkey:uuid_ops"
 
 checks_summary
