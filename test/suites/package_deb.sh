@@ -24,7 +24,9 @@
 #     over it and ALTER EXTENSION ulid UPDATE: default_version, the rows unchanged, the index
 #     clean (amcheck), new keys above the old, and the extension's catalog that of a fresh install;
 #   - autopkgtest (debian/tests: pg_buildext installcheck against the installed package) with the
-#     null runner passes; a final purge leaves nothing behind.
+#     null runner passes; a final purge leaves nothing behind;
+#   - as root, dpkg-buildpackage in a directory the user postgres cannot read (mktemp -d) stops
+#     before compiling, saying why and what to change (debian/rules).
 # About 3 minutes in the 15 pass (two package builds), a few seconds in the others.
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -98,6 +100,28 @@ if [[ $MAJOR != 15 ]] || ((SOURCE_BUILT)); then
     note "took $((SECONDS - START)) s"
     checks_summary
     exit
+fi
+
+echo
+echo "# dpkg-buildpackage as root in a directory the user postgres cannot read (docs/install.md)"
+if (($(id -u) == 0)); then
+    private="$(mktemp -d)" # mode 700, as mktemp makes it
+    mkdir "$private/postgresql-ulid" &&
+        cp -a Makefile ulid.control ulid--*.sql META.json README.md LICENSE src sql expected debian "$private/postgresql-ulid/"
+    find "$private/postgresql-ulid" \( -name '*.o' -o -name '*.bc' -o -name '*.so' -o -name .build-flavour \) -delete
+    t0=$SECONDS
+    rc=0
+    (cd "$private/postgresql-ulid" && PG_SUPPORTED_VERSIONS=installed timeout 600 dpkg-buildpackage -us -uc -b) \
+        >"$WORK/private.log" 2>&1 || rc=$?
+    expect "dpkg-buildpackage in $(stat -c %a "$private") $private: exit status" "$rc" -ne 0
+    expect_contains "it says why and what to change" "$(cat "$WORK/private.log")" \
+        "debian/rules: the build-time tests run the server as the user postgres, who cannot read $private/postgresql-ulid."
+    expect "it stopped before compiling (object files made)" \
+        "$(find "$private/postgresql-ulid" -name '*.o' | wc -l)" -eq 0
+    note "it stopped after $((SECONDS - t0)) s"
+    rm -rf "$private"
+else
+    note "not root: pg_virtualenv runs the build-time server as this user, who reads the tree"
 fi
 
 echo
