@@ -7,7 +7,8 @@ MODULE_big   = ulid
 # are made from those bodies by src/sql/assemble.sh (which says how). A released script never
 # changes: test/lib/released_scripts.sha256 pins every one, committed or made.
 BUILT_SCRIPTS = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh \
-                0.2.1--0.3.0 0.3.0--0.3.0+refresh 0.3.0
+                0.2.1--0.3.0 0.3.0--0.3.0+refresh 0.3.0 \
+                0.1.0--0.3.1 0.2.0--0.3.1 0.2.1--0.3.1 0.3.0--0.3.1 0.3.1--0.3.1+refresh 0.3.1
 DATA_built   = $(foreach s,$(BUILT_SCRIPTS),ulid--$(s).sql)
 DATA         = $(filter-out $(DATA_built),$(notdir $(wildcard $(srcdir)/ulid--*.sql)))
 CORE_SRCS    = $(wildcard src/core/*.cpp)
