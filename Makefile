@@ -8,7 +8,9 @@ MODULE_big   = ulid
 # changes: test/lib/released_scripts.sha256 pins every one, committed or made.
 BUILT_SCRIPTS = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh \
                 0.2.1--0.3.0 0.3.0--0.3.0+refresh 0.3.0 \
-                0.1.0--0.3.1 0.2.0--0.3.1 0.2.1--0.3.1 0.3.0--0.3.1 0.3.1--0.3.1+refresh 0.3.1
+                0.1.0--0.3.1 0.2.0--0.3.1 0.2.1--0.3.1 0.3.0--0.3.1 0.3.1--0.3.1+refresh 0.3.1 \
+                0.1.0--0.4.0 0.2.0--0.4.0 0.2.1--0.4.0 0.3.0--0.4.0 0.3.1--0.4.0 0.4.0--0.4.0+refresh \
+                0.4.0
 DATA_built   = $(foreach s,$(BUILT_SCRIPTS),ulid--$(s).sql)
 DATA         = $(filter-out $(DATA_built),$(notdir $(wildcard $(srcdir)/ulid--*.sql)))
 CORE_SRCS    = $(wildcard src/core/*.cpp)
@@ -16,7 +18,7 @@ PG_SRCS      = $(wildcard src/pg/*.cpp)
 OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 # pg_regress: one topic per file in sql/, expected output in expected/ (setup runs first).
-REGRESS      = setup io casts operators crosstype timestamp btree hash brin brin_multi aggregates generators \
+REGRESS      = setup io casts operators crosstype timestamp time_range btree hash brin brin_multi aggregates generators \
                monotonic copy_binary input_valid extension
 REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 

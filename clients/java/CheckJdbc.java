@@ -242,6 +242,35 @@ public class CheckJdbc {
                 equal("time range: first and last row on the bounds", Arrays.asList(ts.get(0).toInstant(),
                         ts.get(ts.size() - 1).toInstant()), Arrays.asList(RANGE_LO.toInstant(), RANGE_HI.toInstant()));
             }
+            // ulid 0.4.0: id compared with a time. setObject(OffsetDateTime) binds a timestamptz;
+            // setTimestamp binds an untyped parameter, which the server takes as a ulid (22P02 with a
+            // hint), unless the SQL says ?::timestamptz.
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM r WHERE id >= ? AND id <= ?")) {
+                ps.setObject(1, RANGE_LO);
+                ps.setObject(2, RANGE_HI);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    equal("time range as id >= ? AND id <= ? with OffsetDateTime parameters", rs.getInt(1), RANGE_COUNT);
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM r WHERE id >= ?::timestamptz AND id <= ?::timestamptz")) {
+                ps.setTimestamp(1, java.sql.Timestamp.from(RANGE_LO.toInstant()));
+                ps.setTimestamp(2, java.sql.Timestamp.from(RANGE_HI.toInstant()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    equal("time range as id >= ?::timestamptz with setTimestamp", rs.getInt(1), RANGE_COUNT);
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM r WHERE id >= ?")) {
+                ps.setTimestamp(1, java.sql.Timestamp.from(RANGE_LO.toInstant()));
+                ps.executeQuery();
+                bad("id >= ? with setTimestamp: no error");
+            } catch (org.postgresql.util.PSQLException e) {
+                String hint = e.getServerErrorMessage() == null ? null : e.getServerErrorMessage().getHint();
+                equal("id >= ? with setTimestamp: 22P02, the hint names ::timestamptz", Arrays.asList(e.getSQLState(),
+                        hint != null && hint.startsWith("To compare a ulid with a time, write the time as a timestamptz")),
+                        Arrays.asList("22P02", true));
+            }
             try {
                 one(c, "SELECT ?::ulid", BAD);
                 bad("bad string: no error");

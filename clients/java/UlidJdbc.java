@@ -1,5 +1,6 @@
 // pgjdbc: ulid reads as a String with getString (also after prepareThreshold's switch to binary
-// transfer); bind a String with ?::ulid, because setString sends varchar.
+// transfer); bind a String with ?::ulid, because setString sends varchar; compare the key with a
+// time by binding an OffsetDateTime (a timestamptz), never setTimestamp (untyped: read as a ulid).
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -29,7 +30,7 @@ public class UlidJdbc {
                 }
             }
             try (PreparedStatement q = conn.prepareStatement(
-                    "SELECT what FROM events WHERE id = ?::ulid AND id BETWEEN ulid_min(?) AND ulid_max(?)")) {
+                    "SELECT what FROM events WHERE id = ?::ulid AND id BETWEEN ? AND ?")) {
                 q.setString(1, id);
                 q.setObject(2, OffsetDateTime.now().minusHours(1));
                 q.setObject(3, OffsetDateTime.now());

@@ -1,4 +1,5 @@
 """psycopg 3 against the server: text and binary reads, parameters, ulid[], NULL, COPY, time range, errors."""
+import datetime
 import subprocess
 import sys
 import uuid
@@ -79,6 +80,24 @@ rows = binary.execute("SELECT id FROM r WHERE id BETWEEN ulid_min(%s) AND ulid_m
 c.equal("time range with ulid_min(%s)/ulid_max(%s) and datetime parameters", len(rows), RANGE_COUNT)
 c.equal("time range: first and last row on the bounds",
         [text.execute("SELECT ulid_to_timestamp(%s)", [rows[i][0]]).fetchone()[0] for i in (0, -1)], [RANGE_LO, RANGE_HI])
+
+# ulid 0.4.0: id compared with a time. An aware datetime is sent as timestamptz; a naive one as
+# timestamp, which reaches ulid >= timestamptz through core's implicit cast in the session's zone.
+rows = binary.execute("SELECT id FROM r WHERE id >= %s AND id <= %s ORDER BY id", [RANGE_LO, RANGE_HI]).fetchall()
+c.equal("time range as id >= %s AND id <= %s with aware datetimes", len(rows), RANGE_COUNT)
+plan = " ".join(r[0] for r in text.execute("EXPLAIN (COSTS OFF) SELECT id FROM r WHERE id >= %s", [RANGE_LO]).fetchall())
+c.check("the plan of id >= %s (aware datetime) compares ulid bounds", "'::ulid" in plan and "timestamp" not in plan, plan)
+naive_lo, naive_hi = RANGE_LO.replace(tzinfo=None), RANGE_HI.replace(tzinfo=None)
+text.execute("SET TimeZone = 'UTC'")
+c.equal("naive datetimes in a UTC session: the same rows",
+        len(text.execute("SELECT id FROM r WHERE id >= %s AND id <= %s", [naive_lo, naive_hi]).fetchall()), RANGE_COUNT)
+text.execute("SET TimeZone = 'Asia/Kolkata'")  # UTC+05:30: the naive times are read 5.5 hours earlier
+got = text.execute("SELECT count(*), min(ulid_to_timestamp(id)) FROM r WHERE id >= %s AND id <= %s",
+                   [naive_lo, naive_hi]).fetchone()
+c.equal("naive datetimes in an Asia/Kolkata session: read in that zone (04:30 to 13:30 UTC)",
+        (got[0], got[1].astimezone(datetime.timezone.utc)),
+        (9, datetime.datetime(2024, 1, 1, 5, 0, tzinfo=datetime.timezone.utc)))
+text.execute("RESET TimeZone")
 
 c.sqlstate("bad string: psycopg.errors.InvalidTextRepresentation",
            lambda: conn.execute("SELECT %s::ulid", [BAD]))

@@ -1,6 +1,8 @@
 // Error mapping: every ereport of the extension is worded here.
 #include "errors.hpp"
 
+#include "core/time_range.hpp"
+
 namespace ulid::pg {
 
 namespace {
@@ -43,9 +45,21 @@ void raise_status(Status status)
     elog(ERROR, "unexpected ulid status \"%s\"", status_name(status));
 }
 
+namespace {
+
+// A HINT for text that looks like a time: `id >= '2026-01-01'` resolves to ulid >= ulid.
+int time_hint(const char *text)
+{
+    return errhint("To compare a ulid with a time, write the time as a timestamptz: '%s'::timestamptz.",
+                   text);
+}
+
+} // namespace
+
 void report_decode_error(const DecodeError &error, const char *text, Node *escontext)
 {
     const int position = static_cast<int>(error.position);
+    const bool time_like = looks_like_time(text);
     switch (error.status) {
     case Status::bad_length:
         ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
@@ -53,7 +67,8 @@ void report_decode_error(const DecodeError &error, const char *text, Node *escon
                      errdetail_plural("A ULID is exactly 26 ASCII characters; the input is %d byte long.",
                                       "A ULID is exactly 26 ASCII characters; the input is %d bytes long.",
                                       static_cast<unsigned long>(error.length),
-                                      static_cast<int>(error.length)));
+                                      static_cast<int>(error.length)),
+                     time_like ? time_hint(text) : 0);
         return;
     case Status::bad_character:
         if (printable_ascii(error.byte))
@@ -61,13 +76,15 @@ void report_decode_error(const DecodeError &error, const char *text, Node *escon
                          errmsg("invalid input syntax for type %s: \"%s\"", "ulid", text),
                          errdetail("Character \"%c\" at position %d is not in the Crockford "
                                    "Base32 alphabet.",
-                                   static_cast<char>(error.byte), position));
+                                   static_cast<char>(error.byte), position),
+                         time_like ? time_hint(text) : 0);
         else
             ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                          errmsg("invalid input syntax for type %s: \"%s\"", "ulid", text),
                          errdetail("Byte 0x%02X at position %d is not in the Crockford Base32 "
                                    "alphabet.",
-                                   static_cast<unsigned>(error.byte), position));
+                                   static_cast<unsigned>(error.byte), position),
+                         time_like ? time_hint(text) : 0);
         return;
     case Status::overflow:
         ULID_ERRSAVE(escontext, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),

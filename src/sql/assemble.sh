@@ -8,6 +8,9 @@
 #   ulid--V.sql (V > 0.2.1) the install script: ulid--0.2.1.sql (committed, released), then the
 #                           bodies of the releases after 0.2.1 up to V.
 # So a fresh install and every update end with the same objects, and no text is written twice.
+# The body of 0.3.1 makes no object: it is the check that the extension holds only its own objects
+# (it refuses with 42710 otherwise). It runs in its place in every script from 0.3.1 on, and every
+# script of a later release ends with it once more, after that release's body.
 # Output goes to OUT.tmp, then is renamed to OUT.
 set -eu
 srcdir="$1"
@@ -46,5 +49,9 @@ echo "$bodies" | grep -qx "$upto" || { echo "assemble.sh: no src/sql/update-to-$
         fi
         [ "$v" = "$upto" ] && break
     done
+    if [ "$(printf '%s\n' 0.3.1 "$upto" | sort -V | tail -n 1)" != 0.3.1 ]; then
+        printf '\n'
+        cat "$srcdir/src/sql/update-to-0.3.1.sql"
+    fi
 } >"$out.tmp"
 mv "$out.tmp" "$out"

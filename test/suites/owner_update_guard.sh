@@ -9,7 +9,9 @@
 #              extension with ALTER EXTENSION ADD: the 0.3.0 body's by-name probe then skips
 #              every object of 0.3.0;
 #   operators  five SQL-function operators < <= = >= > on (ulid, uuid) in the extension's schema:
-#              with the decoy, the 0.3.0 body puts them into the extension's BRIN families.
+#              with the decoy, the 0.3.0 body puts them into the extension's BRIN families;
+#   timeops    (for updates into 0.4.0 and later) an operator >= on (ulid, timestamptz) there, where
+#              the 0.4.0 body makes its own: the update fails on it (42723), adopts nothing.
 # For each release older than the default, and for the refresh round trip on the default version,
 # and with the update run by the owner and by a superuser: the update is refused (its SQLSTATE is
 # checked: 42710 from the default version's check where the bodies before it went through, the
@@ -96,6 +98,10 @@ CREATE OPERATOR public.= (LEFTARG = public.ulid, RIGHTARG = uuid, FUNCTION = pub
 CREATE OPERATOR public.>= (LEFTARG = public.ulid, RIGHTARG = uuid, FUNCTION = public.owner_says_yes);
 CREATE OPERATOR public.> (LEFTARG = public.ulid, RIGHTARG = uuid, FUNCTION = public.owner_says_yes);"
 
+# 0.4.0's operators of ulid and timestamptz, planted before the update that makes them
+PLANT_TIME_OPERATORS="CREATE FUNCTION public.owner_says_later(public.ulid, timestamptz) RETURNS boolean LANGUAGE sql AS 'SELECT true';
+CREATE OPERATOR public.>= (LEFTARG = public.ulid, RIGHTARG = timestamptz, FUNCTION = public.owner_says_later);"
+
 # update_refused FROM VARIANT UPDATER STEP WANT_STATE: install FROM as the owner, plant VARIANT,
 # run STEP as UPDATER: refused with WANT_STATE (a SQLSTATE), nothing changed
 update_refused() {
@@ -106,6 +112,7 @@ update_refused() {
     decoy) plant="$PLANT_DECOY" ;;
     operators) plant="$PLANT_OPERATORS" ;;
     both) plant="$PLANT_DECOY$PLANT_OPERATORS" ;;
+    timeops) plant="$PLANT_TIME_OPERATORS" ;;
     esac
     if ! qo "$db" "$plant" >/dev/null 2>"$WORK/plant.err"; then
         bad "from $from, $variant: the owner could not plant ($(grep -m 1 ERROR "$WORK/plant.err"))"
@@ -171,6 +178,22 @@ for from in "${older[@]}"; do
         done
     done
 done
+
+echo
+echo "# the operators of ulid and timestamptz (0.4.0), planted before the update that makes them"
+if [[ "$(printf '%s\n' 0.4.0 "$default" | sort -V | head -n 1)" == 0.4.0 ]]; then
+    for from in "${older[@]}"; do
+        [[ "$(printf '%s\n' "$from" 0.4.0 | sort -V | head -n 1)" == "$from" && $from != 0.4.0 ]] || continue
+        for updater in owner superuser; do
+            update_refused "$from" timeops "$updater" "ALTER EXTENSION ulid UPDATE TO '$default'" 42723
+        done
+    done
+    db="$(fresh_db timeops_plant)"
+    qo "$db" "CREATE EXTENSION ulid"
+    err="$(PGUSER="$OWNER" PGPASSWORD="$PASSWORD" "$bindir/psql" -X -qAt -v VERBOSITY=verbose -d "$db" <<<"$PLANT_TIME_OPERATORS" 2>&1 >/dev/null || true)"
+    expect_match "on $default: the owner cannot plant an operator >= (ulid, timestamptz) in its schema" "$err" \
+        'ERROR:  42723: operator >= already exists'
+fi
 
 echo
 echo "# the refresh round trip on $default"
