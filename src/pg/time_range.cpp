@@ -201,24 +201,21 @@ Node *simplify(SupportRequestSimplify *req)
         if (c->constisnull)
             return nullptr;
         const UlidRange r = ulid_range(op, DatumGetTimestampTz(c->constvalue));
-        Ulid smallest{};
+        const auto bound = [&](Oid opno, Node *arg, const Ulid &value) {
+            return compare_expr(opno, arg, reinterpret_cast<Node *>(ulid_const(type, value)), loc);
+        };
+        const Ulid smallest{};
+        if (r.empty) // no ULID: false, and NULL for a NULL id
+            return reinterpret_cast<Node *>(bound(lt, id, smallest));
+        if (r.every_ulid) // every ULID: true, and NULL for a NULL id
+            return reinterpret_cast<Node *>(bound(ge, id, smallest));
         Ulid largest;
         std::memset(largest.bytes, 0xFF, sizeof largest.bytes);
-        if (r.empty) // no ULID: false, and NULL for a NULL id
-            return reinterpret_cast<Node *>(compare_expr(lt, id, reinterpret_cast<Node *>(ulid_const(type, smallest)), loc));
-        if (r.every_ulid) // every ULID: true, and NULL for a NULL id
-            return reinterpret_cast<Node *>(compare_expr(ge, id, reinterpret_cast<Node *>(ulid_const(type, smallest)), loc));
-        const bool from_smallest = compare(r.lower, smallest) == 0;
-        const bool to_largest = compare(r.upper, largest) == 0;
-        Expr *lower = compare_expr(ge, id, reinterpret_cast<Node *>(ulid_const(type, r.lower)), loc);
-        Expr *upper = compare_expr(le, id, reinterpret_cast<Node *>(ulid_const(type, r.upper)), loc);
-        if (from_smallest)
-            return reinterpret_cast<Node *>(upper);
-        if (to_largest)
-            return reinterpret_cast<Node *>(lower);
-        upper = compare_expr(le, copy_node(id),
-                             reinterpret_cast<Node *>(ulid_const(type, r.upper)), loc);
-        return reinterpret_cast<Node *>(make_andclause(list2(lower, upper)));
+        if (compare(r.lower, smallest) == 0) // from the smallest ULID: the upper bound alone
+            return reinterpret_cast<Node *>(bound(le, id, r.upper));
+        if (compare(r.upper, largest) == 0) // up to the largest: the lower bound alone
+            return reinterpret_cast<Node *>(bound(ge, id, r.lower));
+        return reinterpret_cast<Node *>(make_andclause(list2(bound(ge, id, r.lower), bound(le, copy_node(id), r.upper))));
     }
 
     const Oid nsp = get_func_namespace(f->funcid);
