@@ -226,7 +226,7 @@ $fn$;
 COMMENT ON FUNCTION ulid_portable.gen_ulid_start(pg_catalog.int8) IS
     'gen_ulid() helper: create the session state and wait for a millisecond after the given one';
 
--- The monotonic generator, the native gen_ulid()'s rules (DESIGN.md):
+-- The monotonic generator, the native gen_ulid()'s rules (docs/monotonicity.md):
 --  1. now_ms > last_ms: last_ms = now_ms and 80 fresh random bits;
 --  2. otherwise (same millisecond, or the clock went back): keep last_ms, entropy + 1 (80-bit
 --     add with carry);

@@ -1,10 +1,10 @@
-# bench/plot/targets.gp: every ratio target of issue 4, measured (bar) against its limit (line).
+# bench/plot/targets.gp: every ratio target, measured (bar) against its limit (line).
 # gnuplot -c targets.gp OUTDIR   (reads OUTDIR/targets.dat: ord "label" measured target pass;
 # the ratio targets only)
 out = ARG1
 set terminal pngcairo size 1100,600 font "sans,10"
 set output out . "/targets.png"
-set title noenhanced "ulid vs uuid: issue 4 targets (ratios, median of interleaved rounds; green = met, red = missed)"
+set title noenhanced "ulid vs uuid: targets (ratios, median of interleaved rounds; green = met, red = missed)"
 set style fill solid 0.8 border -1
 set boxwidth 0.6
 set yrange [0:*]

@@ -1,6 +1,6 @@
 -- The cross-type report (Markdown, stdout; psql -At): uuid-typed against ulid-typed values on a ulid
 -- key, CPU time (median over rounds of the within-round ratio, as every report here). Targets of
--- issue 17: a point lookup by a uuid parameter <= 1.05x the same lookup by a ulid parameter, and a
+-- 0.3.0: a point lookup by a uuid parameter <= 1.05x the same lookup by a ulid parameter, and a
 -- hash join ulid = uuid <= 1.05x ulid = ulid.
 CREATE OR REPLACE FUNCTION pg_temp.ratio(item text, a text, b text, floor text DEFAULT NULL) RETURNS float8
 LANGUAGE sql AS $$

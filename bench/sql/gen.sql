@@ -8,7 +8,7 @@
 --   clock_timestamp()           + reading the clock
 --   now() - now()               + a 16-byte by-reference result (palloc, per-row context reset)
 --   clock_timestamp() - now()   both: what "read the clock, return 16 bytes" costs in core
--- gen_monotonic_ulid() (issue 6) needs the server started with shared_preload_libraries = 'ulid'.
+-- gen_monotonic_ulid() needs the server started with shared_preload_libraries = 'ulid'.
 -- psql variables: GEN_N, ROUNDS; optional GEN_ONLY, a comma-separated list of the variants to run
 -- (scripts/bench --only monotonic).
 \set XJ 'FROM generate_series(1, ' :GEN_N '/ 10000) a, generate_series(1, 10000) b'

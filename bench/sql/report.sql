@@ -49,7 +49,7 @@ SELECT CASE WHEN pg_temp.m('mode') = 'quick' THEN E'\n> **Quick run**: data sets
 \qecho
 \qecho ## Targets
 \qecho
-\qecho | # | target (issue 4) | measured | target | result |
+\qecho | # | target | measured | target | result |
 \qecho |---|---|---|---|---|
 SELECT format('| %s | %s | %s | %s %s | %s |', ord, label,
               CASE unit WHEN 'x' THEN pg_temp.r(measured) WHEN '%' THEN pg_temp.f(measured, 1) || ' %' ELSE pg_temp.f(measured) || ' ' || unit END,
@@ -305,7 +305,7 @@ SELECT format('Index size: b-tree %s MiB, BRIN %s kB (1/%s of the b-tree).',
 
 -- ------------------------------------------------------------------------------------------
 \qecho
-\qecho ## 7. gen_monotonic_ulid() against gen_ulid() (issue 6)
+\qecho ## 7. gen_monotonic_ulid() against gen_ulid()
 \qecho
 SELECT 'Single client: CPU time of the generation query above (1M calls), paired per round. Eight clients: pgbench `-c 8 -j 2`, each transaction `SELECT count(f()) FROM generate_series(1, 100)`; calls per second = tps × 100. `gen_ulid()` keeps its state per backend and takes no lock; `gen_monotonic_ulid()` takes one spinlock per call around a few instructions and draws no random bytes when the millisecond repeats (a lock-free hint of the shared millisecond is read first; the bits a new millisecond needs are drawn before the lock), so eight clients on two cores take turns on one cache line.';
 \qecho

@@ -1,4 +1,4 @@
--- The targets of issue 4, each computed from bench.results of this run. A ratio is the median
+-- The targets (bench/README.md), each computed from bench.results of this run. A ratio is the median
 -- over rounds of the ratio within a round (both runs of a pair are neighbours in time). Items 1-4
 -- compare CPU time (cpu_ms = wall minus the time the backend waited for a CPU on this shared
 -- 2-core machine); item 5 compares wall time (a load also makes the WAL writer and background

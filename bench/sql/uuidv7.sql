@@ -1,4 +1,4 @@
--- bench/sql/uuidv7.sql: ulid against PostgreSQL 18's own uuidv7() (issue 10; scripts/bench --uuidv7).
+-- bench/sql/uuidv7.sql: ulid against PostgreSQL 18's own uuidv7() (scripts/bench --uuidv7).
 -- Needs setup.sql and insert.sql (bench.pk_prepare, bench.pk_insert). psql variables: GEN_N, ROUNDS.
 --
 -- Per call: GEN_N calls of each generator inside count() over a cross join of two small series (no

@@ -39,7 +39,7 @@ SELECT format('One throwaway server (shared_buffers 2GB, no parallel workers, no
 \qecho
 \qecho ## Targets
 \qecho
-\qecho | target (issue 10) | measured | target | result |
+\qecho | target | measured | target | result |
 \qecho |---|---|---|---|
 SELECT format('| %s | %s | ≤ %s | %s |', label, pg_temp.r(measured), pg_temp.r(target),
               CASE WHEN pass THEN '**PASS**' WHEN NOT pass THEN '**MISS**' ELSE 'n/a' END)

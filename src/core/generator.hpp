@@ -9,7 +9,7 @@
 
 namespace ulid {
 
-// Strictly increasing ULIDs (DESIGN.md "The monotonic generator"):
+// Strictly increasing ULIDs (docs/monotonicity.md, "Monotonicity: what gen_ulid() guarantees"):
 //  - a later millisecond than the last value takes 80 fresh random bits;
 //  - the same or an earlier millisecond (clock went back) keeps the last millisecond and adds one
 //    to the last entropy, so every value is greater than all earlier ones;

@@ -1,4 +1,4 @@
-// Core status -> PostgreSQL error, with the SQLSTATEs of DESIGN.md. The only place errors are worded.
+// Core status -> PostgreSQL error, with the SQLSTATEs of docs/sql-reference.md (Errors). The only place errors are worded.
 #pragma once
 
 #include "compat.h"

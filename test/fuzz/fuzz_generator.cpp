@@ -1,6 +1,6 @@
 // Fuzz target for the monotonic generator: fuzzed clock readings, random bytes and source failures
 // (direct, through PrefetchedRandom and through EntropyPool), reset() and restore(), checked call by
-// call against an independent model of DESIGN.md's state machine. The server-wide SharedGenerator
+// call against an independent model of the state machine of docs/monotonicity.md. The server-wide SharedGenerator
 // runs against a model of its own: the millisecond hint, when random bytes are drawn (never under
 // the lock, never for a repeated millisecond), and another backend's call slipped in just before
 // either of its lock acquisitions.
@@ -104,7 +104,7 @@ private:
     ulid::RandomSource &inner_;
 };
 
-// DESIGN.md's state machine, written from the text, with 128-bit integers.
+// The state machine of docs/monotonicity.md, written from the text, with 128-bit integers.
 struct Model {
     bool started = false;
     Ulid last{};

@@ -26,7 +26,7 @@ Status decode_str(const std::string &s, Ulid *out, DecodeError *err)
     return ulid::decode(s.data(), s.size(), out, err);
 }
 
-// What decode must report, derived from the rules in DESIGN.md using ref_digit.
+// What decode must report, derived from the input rules of docs/sql-reference.md (Type) using ref_digit.
 struct Expected {
     Status status = Status::ok;
     std::size_t position = 0;

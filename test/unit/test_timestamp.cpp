@@ -44,7 +44,7 @@ TEST(TimestampConstants, MatchTheCalendar)
     static_assert(days_from_civil(1970, 1, 1) == 0, "days_from_civil epoch");
     static_assert(days_from_civil(2000, 3, 1) == 11017, "days_from_civil leap year");
     EXPECT_EQ(kMaxUnixMs, 281474976710655u); // 2^48 - 1
-    // DESIGN.md: the largest ULID time is 10889-08-02 05:31:50.655 UTC.
+    // docs/sql-reference.md: the largest ULID time is 10889-08-02 05:31:50.655 UTC.
     const std::int64_t max_ms = days_from_civil(10889, 8, 2) * kMsPerDay +
                                 ((5 * 60 + 31) * 60 + 50) * 1000 + 655;
     EXPECT_EQ(static_cast<std::uint64_t>(max_ms), kMaxUnixMs);
