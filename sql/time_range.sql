@@ -43,7 +43,7 @@ FROM tr_ids, tr_times;
 -- through a stable function the planner cannot fold; in WHERE and in the select list (where a
 -- NULL id must give NULL). Returns the number of (form, operator, order, timestamp) that differ.
 CREATE FUNCTION tr_stable(t timestamptz) RETURNS timestamptz LANGUAGE plpgsql STABLE AS 'BEGIN RETURN t; END';
-CREATE FUNCTION tr_mismatches() RETURNS TABLE (form text, checked int, mismatched int) LANGUAGE plpgsql AS $$
+CREATE FUNCTION tr_mismatches(ids text) RETURNS TABLE (form text, checked int, mismatched int) LANGUAGE plpgsql AS $$
 DECLARE
     op text;
     t timestamptz;
@@ -66,9 +66,9 @@ BEGIN
                     ref := format(shape, op, quote_literal(t) || '::timestamptz');
                     ref := replace(replace(ref, 'id ', 'ulid_to_timestamp(id) '), ' id', ' ulid_to_timestamp(id)');
                     -- the rows it selects, and (x 1000) the rows whose value differs, NULL ids included
-                    query := format('SELECT (SELECT count(*) FROM tr_ids WHERE %1$s)
-                                          + 1000 * (SELECT count(*) FROM tr_ids WHERE (%1$s) IS DISTINCT FROM (%2$s))',
-                                    expr, ref);
+                    query := format('SELECT (SELECT count(*) FROM %3$s WHERE %1$s)
+                                          + 1000 * (SELECT count(*) FROM %3$s WHERE (%1$s) IS DISTINCT FROM (%2$s))',
+                                    expr, ref, ids);
                     IF form = 'parameter' THEN
                         EXECUTE 'PREPARE tr_q(timestamptz) AS ' || query;
                         EXECUTE format('EXECUTE tr_q(%L)', t) INTO got;
@@ -76,7 +76,7 @@ BEGIN
                     ELSE
                         EXECUTE query INTO got;
                     END IF;
-                    EXECUTE format('SELECT count(*) FROM tr_ids WHERE %s', ref) INTO want;
+                    EXECUTE format('SELECT count(*) FROM %s WHERE %s', ids, ref) INTO want;
                     checked := checked + 1;
                     IF got IS DISTINCT FROM want THEN
                         mismatched := mismatched + 1;
@@ -90,7 +90,24 @@ BEGIN
 END
 $$;
 SET plan_cache_mode = force_generic_plan;
-SELECT * FROM tr_mismatches();
+SELECT * FROM tr_mismatches('tr_ids');
+-- The same ids in a NOT NULL column.
+CREATE TABLE tr_ids_nn (id ulid NOT NULL);
+INSERT INTO tr_ids_nn SELECT id FROM tr_ids WHERE id IS NOT NULL;
+SELECT * FROM tr_mismatches('tr_ids_nn');
+RESET plan_cache_mode;
+-- A NOT NULL column that an outer join or grouping sets make NULL: NULL, never false, for the NULL
+-- rows, whatever the time.
+PREPARE tr_outer(timestamptz) AS
+    SELECT count(*) FILTER (WHERE (b.id >= $1) IS NULL) AS null_ge, count(*) FILTER (WHERE (b.id < $1) IS NULL) AS null_lt
+    FROM tr_ids_nn a LEFT JOIN tr_ids_nn b ON false;
+PREPARE tr_rollup(timestamptz) AS
+    SELECT count(*) FILTER (WHERE id IS NULL AND (id >= $1) IS NULL) AS null_ge
+    FROM (SELECT id FROM tr_ids_nn GROUP BY ROLLUP (id)) s;
+SET plan_cache_mode = force_generic_plan;
+EXECUTE tr_outer('infinity');
+EXECUTE tr_outer('-infinity');
+EXECUTE tr_rollup('infinity');
 RESET plan_cache_mode;
 -- NULL in, NULL out; never 22008, whatever the timestamp.
 SELECT NULL::ulid >= now() AS null_id, '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid >= NULL::timestamptz AS null_t,
@@ -181,5 +198,5 @@ SELECT regress.error_of($$SELECT ulid_time_lower(now(), '<>')$$);
 SELECT * FROM tr_events WHERE id >= '2026-01-10';
 SELECT * FROM tr_events WHERE id >= '2026-01-10 00:00:00.000000+00';
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAU'::ulid;
-DROP TABLE tr_ids, tr_times, tr_events, tr_parted, tr_log;
-DROP FUNCTION tr_stable(timestamptz), tr_mismatches(), tr_rows(text);
+DROP TABLE tr_ids, tr_ids_nn, tr_times, tr_events, tr_parted, tr_log;
+DROP FUNCTION tr_stable(timestamptz), tr_mismatches(text), tr_rows(text);
