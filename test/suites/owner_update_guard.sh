@@ -12,8 +12,8 @@
 #              with the decoy, the 0.3.0 body puts them into the extension's BRIN families;
 #   timeops    (for updates into 0.4.0 and later) an operator >= on (ulid, timestamptz) there, where
 #              the 0.4.0 body makes its own: the update fails on it (42723), adopts nothing.
-# For each release older than the default, and for the refresh round trip on the default version,
-# and with the update run by the owner and by a superuser: the update is refused (its SQLSTATE is
+# For each target from 0.3.1 on and each release older than it, and for the refresh round trip on
+# the default version, and with the update run by the owner and by a superuser: the update is refused (its SQLSTATE is
 # checked: 42710 from the default version's check where the bodies before it went through, the
 # error of the statement that stopped otherwise), extversion and the catalog description
 # (test/lib/ulid_describe.sql, with the operator families' entries) are unchanged, and no
@@ -41,15 +41,19 @@ BASE="${PGDATABASE:-postgres}"
 OWNER=ulid_oug_owner
 PASSWORD="oug-$RANDOM$RANDOM"
 WORK="$(mktemp -d -t ulid-oug.XXXXXX)"
-DBS=()
-cleanup() {
+# drop_all: this suite's databases (fresh_db names them ${BASE}_oug_*: fresh_db runs in a command
+# substitution, so no list of them survives) and its role
+drop_all() {
     local db
-    for db in "${DBS[@]}"; do
+    for db in $("$bindir/psql" -X -qAt -d postgres -c "SELECT datname FROM pg_database WHERE datname LIKE '${BASE//_/\\_}\\_oug\\_%'"); do
         "$bindir/psql" -X -q -d postgres -c 'SET client_min_messages = warning' \
             -c "DROP DATABASE IF EXISTS \"$db\"" >/dev/null 2>&1 || true
     done
     "$bindir/psql" -X -q -d postgres -c 'SET client_min_messages = warning' \
         -c "DROP ROLE IF EXISTS $OWNER" >/dev/null 2>&1 || true
+}
+cleanup() {
+    drop_all
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -69,13 +73,12 @@ server_num="$(q "$BASE" "SHOW server_version_num")"
 DESCRIBE_SQL="$(cat "$here/../lib/ulid_describe.sql")"
 note "default version $default; older releases: ${older[*]}; server $server_num"
 
-q postgres "SET client_min_messages = warning; DROP ROLE IF EXISTS $OWNER;
-            CREATE ROLE $OWNER LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$PASSWORD'"
+drop_all
+q postgres "CREATE ROLE $OWNER LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$PASSWORD'"
 
 # fresh_db TAG: a database owned by the owner (so that it may install the trusted extension)
 fresh_db() {
     local db="${BASE}_oug_${1//[^A-Za-z0-9_]/_}"
-    DBS+=("$db")
     "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -d postgres -c 'SET client_min_messages = warning' \
         -c "DROP DATABASE IF EXISTS \"$db\"" -c "CREATE DATABASE \"$db\" OWNER $OWNER TEMPLATE template0" >/dev/null
     printf '%s\n' "$db"
@@ -106,7 +109,7 @@ CREATE OPERATOR public.>= (LEFTARG = public.ulid, RIGHTARG = timestamptz, FUNCTI
 # run STEP as UPDATER: refused with WANT_STATE (a SQLSTATE), nothing changed
 update_refused() {
     local from="$1" variant="$2" updater="$3" step="$4" want="$5" db err got plant=""
-    db="$(fresh_db "${from}_${variant}_$updater")"
+    db="$(fresh_db "${from}_${target:-}_${variant}_$updater")"
     if [[ $from == "$refresh" ]]; then qo "$db" "CREATE EXTENSION ulid"; else qo "$db" "CREATE EXTENSION ulid VERSION '$from'"; fi
     case $variant in
     decoy) plant="$PLANT_DECOY" ;;
@@ -158,26 +161,36 @@ cannot_plant_operators() {
 }
 
 echo "# owner-driven updates into $default"
-for from in "${older[@]}"; do
-    for variant in decoy operators both; do
-        # what stops each: a release before 0.3.0 lacks the cross-type objects, so the 0.3.0 body
-        # makes them (the owner's operators are in the way: 42723) or skips them for the decoy
-        # (then adding the missing operators to the BRIN families fails: 42883), unless both
-        # steer it past, where the default version's check refuses (42710); from 0.3.0 on the
-        # objects exist and the check finds the foreign member
-        want=42710
-        if [[ "$(printf '%s\n' "$from" 0.3.0 | sort -V | head -n 1)" != 0.3.0 ]]; then
-            case $variant in decoy) want=42883 ;; operators) want=42723 ;; esac
-        elif [[ $variant != decoy ]]; then
-            # the operators exist (the extension's): the owner cannot plant them in its schema
-            cannot_plant_operators "$from"
-            continue
-        fi
-        for updater in owner superuser; do
-            update_refused "$from" "$variant" "$updater" "ALTER EXTENSION ulid UPDATE TO '$default'" "$want"
+# every target from 0.3.1 on (the releases whose scripts end with the check), from every release
+# before it
+mapfile -t targets < <(printf '%s\n' "${older[@]}" "$default" | sort -uV | while read -r v; do
+    [[ "$(printf '%s\n' "$v" 0.3.1 | sort -V | head -n 1)" == 0.3.1 ]] && printf '%s\n' "$v"
+done)
+note "targets: ${targets[*]}"
+for target in "${targets[@]}"; do
+    for from in "${older[@]}"; do
+        [[ $from != "$target" && "$(printf '%s\n' "$from" "$target" | sort -V | head -n 1)" == "$from" ]] || continue
+        for variant in decoy operators both; do
+            # what stops each: a release before 0.3.0 lacks the cross-type objects, so the 0.3.0
+            # body makes them (the owner's operators are in the way: 42723) or skips them for the
+            # decoy (then adding the missing operators to the BRIN families fails: 42883), unless
+            # both steer it past, where the 0.3.1 check refuses (42710); from 0.3.0 on the objects
+            # exist and the check finds the foreign member
+            want=42710
+            if [[ "$(printf '%s\n' "$from" 0.3.0 | sort -V | head -n 1)" != 0.3.0 ]]; then
+                case $variant in decoy) want=42883 ;; operators) want=42723 ;; esac
+            elif [[ $variant != decoy ]]; then
+                # the operators exist (the extension's): the owner cannot plant them in its schema
+                [[ $target == "$default" ]] && cannot_plant_operators "$from"
+                continue
+            fi
+            for updater in owner superuser; do
+                update_refused "$from" "$variant" "$updater" "ALTER EXTENSION ulid UPDATE TO '$target'" "$want"
+            done
         done
     done
 done
+target=""
 
 echo
 echo "# the operators of ulid and timestamptz (0.4.0), planted before the update that makes them"
