@@ -44,6 +44,10 @@ ULID_FUNCTION(ulid_test_fork)
     if (n < 1 || n > kMaxPerKind)
         ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                 errmsg("n must be between 1 and %d", kMaxPerKind));
+    const Oid rettype = get_fn_expr_rettype(fcinfo->flinfo);
+    const Oid ulid_type = rettype == InvalidOid ? InvalidOid : get_element_type(rettype);
+    if (ulid_type == InvalidOid)
+        ereport(ERROR, errmsg("ulid_test_fork must be declared RETURNS ulid[]"));
     (void)gen_ulid(fcinfo);
     (void)gen_random_ulid(fcinfo);
 
@@ -90,11 +94,6 @@ ULID_FUNCTION(ulid_test_fork)
     auto *elems = static_cast<Datum *>(palloc(sizeof(Datum) * 4 * n));
     for (int i = 0; i < 4 * n; i++)
         elems[i] = PointerGetDatum(&values[i]);
-    const Oid ulid_type = get_fn_expr_rettype(fcinfo->flinfo) == InvalidOid
-                              ? InvalidOid
-                              : get_element_type(get_fn_expr_rettype(fcinfo->flinfo));
-    if (ulid_type == InvalidOid)
-        ereport(ERROR, errmsg("ulid_test_fork must be declared RETURNS ulid[]"));
     PG_RETURN_ARRAYTYPE_P(construct_array(elems, 4 * n, ulid_type, sizeof(ulid::Ulid), false, TYPALIGN_CHAR));
 }
 

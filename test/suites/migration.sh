@@ -207,6 +207,15 @@ echo "# (c) ulid keys back to uuid ($RECIPES/migrate_ulid_to_uuid.sql)"
 must "snapshot before (c), new rows included" q "
     CREATE TABLE snap2_customers AS SELECT name, ulid_send(id) AS id_bytes FROM customers;
     CREATE TABLE snap2_orders AS SELECT note, ulid_send(id) AS id_bytes, ulid_send(customer_id) AS customer_bytes FROM orders"
+# snap2_changes: rows of customers and orders whose key bytes differ from the snapshot taken
+# before (c) (rows on one side only included)
+snap2_changes() {
+    q "SELECT (SELECT count(*) FROM customers c FULL JOIN snap2_customers s USING (name)
+               WHERE uuid_send(c.id) IS DISTINCT FROM s.id_bytes)
+            + (SELECT count(*) FROM orders o FULL JOIN snap2_orders s USING (note)
+               WHERE uuid_send(o.id) IS DISTINCT FROM s.id_bytes
+                  OR uuid_send(o.customer_id) IS DISTINCT FROM s.customer_bytes)"
+}
 must "migrate_ulid_to_uuid.sql runs" recipe migrate_ulid_to_uuid.sql
 expect_str "column types customers.id, orders.id, orders.customer_id" "$(types)" "uuid,uuid,uuid"
 expect "customers whose key differs from the original uuid (round trip, of 2000)" \
@@ -217,11 +226,7 @@ expect "orders whose keys differ from the original uuids (round trip, of 6000)" 
     "$(q "SELECT count(*) FROM orders o JOIN snap_orders s USING (note)
           WHERE uuid_send(o.id) <> s.id_bytes OR uuid_send(o.customer_id) <> s.customer_bytes")" -eq 0
 expect "rows whose key bytes changed in (c), new rows included" \
-    "$(q "SELECT (SELECT count(*) FROM customers c FULL JOIN snap2_customers s USING (name)
-                  WHERE uuid_send(c.id) IS DISTINCT FROM s.id_bytes)
-               + (SELECT count(*) FROM orders o FULL JOIN snap2_orders s USING (note)
-                  WHERE uuid_send(o.id) IS DISTINCT FROM s.id_bytes
-                     OR uuid_send(o.customer_id) IS DISTINCT FROM s.customer_bytes)")" -eq 0
+    "$(snap2_changes)" -eq 0
 fk_checks "after (c)" uuid
 out="$(q "BEGIN;
           DROP TABLE legacy_events, legacy_expected, ulid_rejects, snap2_customers, snap2_orders;
@@ -237,11 +242,7 @@ expect_str "customers and orders no longer depend on the extension (DROP EXTENSI
 back_checks() {
     expect_str "$1: column types customers.id, orders.id, orders.customer_id" "$(types)" "uuid,uuid,uuid"
     expect "$1: customers or orders whose key bytes differ from before (d) (snapshot of (c), every row)" \
-        "$(q "SELECT (SELECT count(*) FROM customers c FULL JOIN snap2_customers s USING (name)
-                      WHERE uuid_send(c.id) IS DISTINCT FROM s.id_bytes)
-                   + (SELECT count(*) FROM orders o FULL JOIN snap2_orders s USING (note)
-                      WHERE uuid_send(o.id) IS DISTINCT FROM s.id_bytes
-                         OR uuid_send(o.customer_id) IS DISTINCT FROM s.customer_bytes)")" -eq 0
+        "$(snap2_changes)" -eq 0
     fk_checks "$1" uuid
     expect_str "$1: the indexes' operator classes" "$(index_classes)" "$2"
     expect_str "$1: nothing in customers and orders depends on the extension (DROP EXTENSION ulid, rolled back)" \
