@@ -52,7 +52,7 @@ ULID_COMMON_PACKAGES+=("${ULID_PACKAGING_PACKAGES[@]}")
 ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/pg-build
 # The majors CI runs (`scripts/test --pg all`, .ci/run); scripts/version-gates checks every
 # version gate in the tree against this list.
-ULID_CI_MAJORS=(13 14 15 16 17 18)
+ULID_CI_MAJORS=(13 14 15 16 17 18 19)
 export ULID_ROOT ULID_PG_MAJOR ULID_PG_CACHE
 
 # ---------------------------------------------------------------------------------------------
@@ -104,6 +104,14 @@ ulid_pg_pin() {
 }
 
 ulid_pg_source_built() { ulid_pg_pin "$1" >/dev/null; }
+
+# ulid_pg_in_chroot MAJOR: true when MAJOR's server runs in the sid chroot (scripts/sid-chroot:
+# its postgresql-MAJOR is pinned in scripts/sid-packages and it is not built here from source),
+# and we are not inside that chroot already (ULID_IN_CHROOT=1, set by scripts/test there)
+ulid_pg_in_chroot() {
+    [[ ${ULID_IN_CHROOT:-} != 1 ]] && ! ulid_pg_source_built "$1" &&
+        awk -v p="postgresql-$1" '$1 == p { f = 1 } END { exit !f }' "$ULID_ROOT/scripts/sid-packages"
+}
 
 # ulid_pg_packages MAJOR: the Debian packages MAJOR needs. Debian 12's own server (15) comes with
 # its headers and contrib; a source-built major needs none (scripts/pg-build installs its build
@@ -241,7 +249,7 @@ ulid_pg_config() {
         return 1
     fi
     for c in "/usr/lib/postgresql/$ULID_PG_MAJOR/bin/pg_config" /usr/bin/pg_config; do
-        if [[ -x $c ]] && [[ "$("$c" --version 2>/dev/null)" == "PostgreSQL $ULID_PG_MAJOR."* ]]; then
+        if [[ -x $c ]] && [[ "$("$c" --version 2>/dev/null)" =~ ^PostgreSQL\ $ULID_PG_MAJOR(\.|beta|rc) ]]; then # 19rc1 too
             printf '%s\n' "$c"
             return 0
         fi

@@ -209,8 +209,9 @@ pkg_symbol_top() {
     objdump -T "$1" | grep -oE "\($2_[0-9.]+\)" | tr -d '()' | sort -uV | tail -n 1
 }
 
+PKG_GLIBC_FLOOR=2.17 # the newest glibc symbol version a release archive's ulid.so may need
 pkg_binary() {
-    local out="$1" major="$2" pgc prefix work src stage ver arch name pkglib share left
+    local out="$1" major="$2" pgc prefix work src stage ver arch name pkglib share left glibc
     if ulid_pg_source_built "$major"; then
         prefix="$(bash "$ULID_ROOT/scripts/pg-build" "$major" | tail -n 1)" ||
             ulid_die "package binaries: PostgreSQL $major could not be built (scripts/pg-build $major)"
@@ -219,7 +220,7 @@ pkg_binary() {
         pgc="$(ULID_PG_MAJOR="$major" ulid_pg_config)" ||
             ulid_die "package binaries: no PostgreSQL $major (not in scripts/pg-versions, no Debian package)"
     fi
-    [[ "$("$pgc" --version)" == "PostgreSQL $major."* ]] || ulid_die "package binaries: $pgc is not PostgreSQL $major"
+    [[ "$("$pgc" --version)" =~ ^PostgreSQL\ $major(\.|beta|rc) ]] || ulid_die "package binaries: $pgc is not PostgreSQL $major"
     ver="$(pkg_version "$ULID_ROOT")"
     arch="$(uname -m)"
     name="ulid-$ver-pg$major-linux-$arch"
@@ -243,6 +244,12 @@ pkg_binary() {
     left="$(find "$stage" -type f)"
     [[ -z $left ]] || ulid_die "package binaries: make install wrote files outside pkglibdir and sharedir: $left"
     [[ -f $work/$name/pkglibdir/ulid.so ]] || ulid_die "package binaries: no ulid.so was installed"
+    # the glibc floor every archive states (docs/install.md): a library built on a newer system than
+    # Debian 12 (19's, in the sid chroot) may need more, and is not released
+    glibc="$(pkg_symbol_top "$work/$name/pkglibdir/ulid.so" GLIBC)"
+    if [[ "$(printf '%s\n' "GLIBC_$PKG_GLIBC_FLOOR" "$glibc" | sort -V | tail -n 1)" != "GLIBC_$PKG_GLIBC_FLOOR" ]]; then
+        ulid_die "package binaries: this ulid.so needs $glibc, above the GLIBC_$PKG_GLIBC_FLOOR floor of the release archives: no archive for PostgreSQL $major from this system (19's waits until 19.0 builds from source on Debian 12)"
+    fi
     install -m 755 "$ULID_ROOT/scripts/release-install.sh" "$work/$name/install.sh"
     install -m 644 "$ULID_ROOT/LICENSE" "$work/$name/LICENSE"
     {

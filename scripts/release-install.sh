@@ -19,7 +19,7 @@ if ! version=$("$pg_config" --version 2>/dev/null); then
     exit 1
 fi
 case "$version" in
-"PostgreSQL $major."*) ;;
+"PostgreSQL $major."* | "PostgreSQL ${major}beta"* | "PostgreSQL ${major}rc"*) ;;
 *)
     echo "install.sh: this archive is for PostgreSQL $major, but $pg_config is $version" >&2
     exit 1

@@ -27,7 +27,10 @@ DROP TABLE cast_targets;
 -- No implicit casts: ulid and text mixed in an operator need an explicit cast (ulid and uuid meet
 -- through their own cross-type operators from 0.3.0: crosstype.sql).
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid;
+-- (terse: the DETAIL and HINT of that error are PostgreSQL's own, and 19 words them differently)
+\set VERBOSITY terse
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid = '01ARZ3NDEKTSV4RRFFQ69G5FAV'::text;
+\set VERBOSITY default
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid = '01563e3a-b5d3-d676-4c61-efb99302bd5b'::uuid AS explicit_ok;
 SELECT castsource::regtype, casttarget::regtype, castcontext, castmethod
 FROM pg_cast WHERE castsource = 'ulid'::regtype OR casttarget = 'ulid'::regtype
@@ -51,6 +54,29 @@ SELECT regress.error_of(q) FROM (VALUES
     ($$SELECT '\x01563e3ab5d3d6764c61efb99302bd'::bytea::ulid$$),
     ($$SELECT '\x01563e3ab5d3d6764c61efb99302bd5b00'::bytea::ulid$$)
 ) v(q);
+-- Function-style casts: uuid(id) is ulid's cast to uuid (binary-coercible) on every major, also
+-- beside 19's uuid(bytea); bytea(id) is no cast on any major (write id::bytea): a cast that needs a
+-- function has no function-style form, and 19's bytea(uuid) does not take a ulid.
+SELECT uuid('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid) AS uuid_of_ulid;
+\set VERBOSITY terse
+SELECT bytea('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid);
+\set VERBOSITY default
+-- On 19, its uuid(bytea) and bytea(uuid) give the same 16 bytes as ulid's casts (an ERROR here
+-- otherwise; nothing to compare before 19).
+DO $$
+DECLARE
+    same boolean;
+BEGIN
+    IF pg_catalog.current_setting('server_version_num')::int >= 190000 THEN
+        EXECUTE $q$SELECT uuid('\x01563e3ab5d3d6764c61efb99302bd5b'::bytea) = '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid
+            AND '\x01563e3ab5d3d6764c61efb99302bd5b'::bytea::uuid::ulid = '\x01563e3ab5d3d6764c61efb99302bd5b'::bytea::ulid
+            AND bytea('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::uuid) = '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::bytea$q$ INTO same;
+        IF same IS NOT TRUE THEN
+            RAISE EXCEPTION '19''s uuid(bytea) and bytea(uuid) disagree with the casts of ulid';
+        END IF;
+    END IF;
+END
+$$;
 -- timestamptz: the embedded time; a time casts to the smallest ULID of its millisecond.
 SET timezone = 'UTC';
 SELECT '01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid::timestamptz;

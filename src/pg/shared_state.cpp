@@ -75,7 +75,7 @@ shmem_request_hook_type previous_request_hook = nullptr;
 #endif
 shmem_startup_hook_type previous_startup_hook = nullptr;
 
-// Also the DSM registry's init callback: runs once, in the process that creates the segment.
+// Also the DSM registry's init callback up to 18: runs once, in the process that creates the segment.
 void initialise(void *memory)
 {
     // Shared memory allocations are cache-line aligned (DSM segments: page aligned), as the
@@ -84,6 +84,12 @@ void initialise(void *memory)
     std::memset(memory, 0, kSegmentSize);
     new (memory) Segment{Header{kMagic, kLayout, sizeof(SharedMonotonic)}, {}};
 }
+
+#if PG_VERSION_NUM >= 190000
+// The DSM registry's init callback from 19 on, which also receives GetNamedDSMSegment()'s last
+// argument (we pass none).
+void initialise_with_arg(void *memory, void * /* arg */) { initialise(memory); }
+#endif
 
 // The state of a segment whose header matches this library's layout; otherwise an ERROR (55000)
 // that names both layouts and asks for a restart. Never uses a state of another layout.
@@ -131,7 +137,11 @@ void *named_segment()
     bool found = false;
     PG_TRY();
     {
+#if PG_VERSION_NUM >= 190000 // 19 passes the init callback an argument of the caller's
+        memory = GetNamedDSMSegment(kSegmentName, kSegmentSize, initialise_with_arg, &found, nullptr);
+#else
         memory = GetNamedDSMSegment(kSegmentName, kSegmentSize, initialise, &found);
+#endif
     }
     PG_CATCH();
     {

@@ -235,7 +235,7 @@ def check():
                     bad_words = [w for w in o.words if not re.match(r"^pg(>=|<)1[3-9]$", w)]
                     if bad_words:
                         problems.append(f"{o.where()}: unknown word(s) after ```text: {' '.join(bad_words)}")
-                for major in range(13, 19):
+                for major in range(13, 20):
                     if b.runs_on(major) and isinstance(b.output(major), list):
                         problems.append(f"{b.where()}: {len(b.output(major))} output blocks for PostgreSQL {major}")
                     elif b.outputs and b.runs_on(major) and b.output(major) is None:

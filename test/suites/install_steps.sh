@@ -45,7 +45,16 @@ staged() {
     done
 }
 # apt-get as the recipes run it: simulated (resolves the names, changes nothing)
-apt-get() { command apt-get --simulate "$@"; }
+# On a system whose archive has no PostgreSQL 15 (the sid chroot of 19), the recipe's names are
+# those of the major under test, as a user there would write them (README: another major, its own
+# packages and pg_config).
+if command apt-cache show postgresql-15 >/dev/null 2>&1 && [[ -n "$(command apt-cache show postgresql-15 2>/dev/null)" ]]; then
+    apt-get() { command apt-get --simulate "$@"; }
+else
+    note "this archive has no postgresql-15: the recipe's apt-get line names postgresql-$MAJOR's packages instead"
+    # (the major written into the function: the recipes run it in shells of their own)
+    eval "apt-get() { command apt-get --simulate \"\${@//-15/-$MAJOR}\"; }"
+fi
 export -f apt-get
 # recipe NAME DIR: run recipes/NAME in DIR as written, DESTDIR and PG_CONFIG in the environment
 recipe() {

@@ -30,6 +30,8 @@
 #
 # Once per CI run: in the PostgreSQL 18 pass (exit 77 in the others, or when 13, 17 or 18 is not
 # built, or Debian's 15 is not installed); ULID_LOGICAL_UPGRADE_ANY_PASS=1 runs it in any pass.
+# And 18 -> 19 in text and in binary mode in the pass of 19, inside the sid chroot
+# (scripts/sid-chroot), between Debian's packages of both there.
 # It builds this tree against each server and installs it there, Debian's 15 included
 # (ULID_DEBIAN_PG15_BINDIR: another copy of Debian's 15 instead of /usr/lib/postgresql/15/bin).
 # Waiting for replication is bounded (ULID_REPL_WAIT seconds, default 120): a limit, not an assertion.
@@ -45,23 +47,33 @@ source "$here/../lib/servers.sh"
 
 WAIT="${ULID_REPL_WAIT:-120}"
 ROWS=25000
-for major in 13 14 16 17 18; do
-    if prefix="$(pinned_server "$major")"; then
-        BIN[$major]="$prefix/bin"
-    elif [[ $major != 14 && $major != 16 ]]; then # version-gates: not a gate (optional servers)
-        skip_suite "$prefix"
-    fi
-done
-BIN[15]="${ULID_DEBIAN_PG15_BINDIR:-/usr/lib/postgresql/15/bin}"
-[[ -x ${BIN[15]}/pg_config ]] || skip_suite "Debian's PostgreSQL 15 is not installed (no ${BIN[15]}/pg_config)"
 this="$("${PG_CONFIG:-pg_config}" --version 2>/dev/null | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')"
-if [[ $this != 18 && ${ULID_LOGICAL_UPGRADE_ANY_PASS:-} != 1 ]]; then
-    skip_suite "runs once, in the PostgreSQL 18 pass (this pass: ${this:-unknown}; ULID_LOGICAL_UPGRADE_ANY_PASS=1 runs it anyway)"
+if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
+    # the pass of 19, in the sid chroot (scripts/sid-chroot): Debian's 18 and 19 packages there
+    [[ $this == 19 ]] || skip_suite "in the sid chroot this suite runs in the pass of 19 (this pass: ${this:-unknown})"
+    for major in 18 19; do
+        [[ -x /usr/lib/postgresql/$major/bin/pg_config ]] || skip_suite "no postgresql-$major in the chroot (scripts/sid-packages)"
+        BIN[$major]="/usr/lib/postgresql/$major/bin"
+    done
+else
+    for major in 13 14 16 17 18; do
+        if prefix="$(pinned_server "$major")"; then
+            BIN[$major]="$prefix/bin"
+        elif [[ $major != 14 && $major != 16 ]]; then # version-gates: not a gate (optional servers)
+            skip_suite "$prefix"
+        fi
+    done
+    BIN[15]="${ULID_DEBIAN_PG15_BINDIR:-/usr/lib/postgresql/15/bin}"
+    [[ -x ${BIN[15]}/pg_config ]] || skip_suite "Debian's PostgreSQL 15 is not installed (no ${BIN[15]}/pg_config)"
+    if [[ $this != 18 && ${ULID_LOGICAL_UPGRADE_ANY_PASS:-} != 1 ]]; then
+        skip_suite "runs once, in the PostgreSQL 18 pass (this pass: ${this:-unknown}; ULID_LOGICAL_UPGRADE_ANY_PASS=1 runs it anyway)"
+    fi
 fi
+NEWEST="$(printf '%s\n' "${!BIN[@]}" | sort -n | tail -n 1)" # its psql runs the recipes
 
 suite_isolate_env
 suite_exit_on_signals
-ULID_PG_BINDIR="${BIN[18]}" # cluster.sh's default; every server call below names its major
+ULID_PG_BINDIR="${BIN[$NEWEST]}" # cluster.sh's default; every server call below names its major
 # shellcheck source-path=SCRIPTDIR source=../lib/cluster.sh
 source "$here/../lib/cluster.sh"
 RECIPES="$root/test/suites/recipes"
@@ -197,7 +209,7 @@ upgrade() {
     before="$(batches)"
     conn="host=127.0.0.1 port=$(cluster_port "$o") dbname=app user=postgres"
     must "$label: new: upgrade_subscribe.sql with binary=$([[ $mode == binary ]] && echo true || echo false), while the old one takes writes" \
-        env PGOPTIONS="-c client_min_messages=warning" "${BIN[18]}/psql" -X -q -v ON_ERROR_STOP=1 \
+        env PGOPTIONS="-c client_min_messages=warning" "${BIN[$NEWEST]}/psql" -X -q -v ON_ERROR_STOP=1 \
         -v old="$conn" -v binary="$([[ $mode == binary ]] && echo true || echo false)" \
         -f "$RECIPES/upgrade_subscribe.sql" "$(cluster_connstr "$n" app)"
     if wait_for "$n" "SELECT count(*) = 1 AND bool_and(srsubstate = 'r') FROM pg_subscription_rel"; then
@@ -239,7 +251,8 @@ upgrade() {
         bad "$label: new: rows differ from the old server's ($got, old $want)"
     fi
     expect_str "$label: new: apply and sync errors (pg_stat_subscription_stats)" \
-        "$(q "$n" "SELECT apply_error_count + sync_error_count FROM pg_stat_subscription_stats WHERE subname = 'upgrade'")" "0"
+        "$(q "$n" "SELECT sum(e.value::bigint) FROM pg_stat_subscription_stats s, jsonb_each_text(to_jsonb(s)) e
+                   WHERE e.key LIKE '%error_count' AND s.subname = 'upgrade'")" "0" # 19: two sync counts
 
     # what the old server's log shows of the replication
     local slot_cmd copy_cmd
@@ -266,7 +279,7 @@ upgrade() {
     local top
     top="$(q "$n" "SELECT max(id) FROM items")"
     must "$label: new: upgrade_finish.sql (DROP SUBSCRIPTION)" \
-        env PGOPTIONS="-c client_min_messages=warning" "${BIN[18]}/psql" -X -q -v ON_ERROR_STOP=1 \
+        env PGOPTIONS="-c client_min_messages=warning" "${BIN[$NEWEST]}/psql" -X -q -v ON_ERROR_STOP=1 \
         -f "$RECIPES/upgrade_finish.sql" "$(cluster_connstr "$n" app)"
     expect "$label: old: replication slots left" "$(q "$o" "SELECT count(*) FROM pg_replication_slots")" -eq 0
     must "$label: new: 1000 rows with DEFAULT gen_ulid() after the cut-over" \
@@ -281,6 +294,13 @@ upgrade() {
     note "$label: took $((SECONDS - t0)) s"
 }
 
+if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
+    upgrade 18 19 text
+    upgrade 18 19 binary
+    note "logical-upgrade suite took $((SECONDS - T0)) s"
+    checks_summary
+    exit
+fi
 upgrade 15 18 text
 upgrade 15 18 binary
 upgrade 13 17 text

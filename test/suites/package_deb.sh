@@ -60,7 +60,15 @@ else
     bad "scripts/package check with a bumped default_version: exit $rc: $out"
 fi
 mkdir -p "$WORK/control" && cp -a debian "$WORK/control/"
-if out="$(cd "$WORK/control" && PG_SUPPORTED_VERSIONS=default pg_buildext checkcontrol 2>&1)"; then
+if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
+    # the sid chroot of 19: its control, generated from debian/control.in by pg_buildext, lists 19
+    if (cd "$WORK/control" && PG_SUPPORTED_VERSIONS="$MAJOR" pg_buildext updatecontrol >/dev/null 2>&1); then
+        expect_str "debian/control generated for PostgreSQL $MAJOR (pg_buildext updatecontrol): its binary packages" \
+            "$(sed -n 's/^Package: //p' "$WORK/control/debian/control" | paste -sd' ')" "postgresql-$MAJOR-ulid"
+    else
+        bad "pg_buildext updatecontrol for PostgreSQL $MAJOR failed"
+    fi
+elif out="$(cd "$WORK/control" && PG_SUPPORTED_VERSIONS=default pg_buildext checkcontrol 2>&1)"; then
     ok "debian/control is what debian/control.in gives for Debian 12 ($(grep -c '^Package:' debian/control) binary package)"
 else
     bad "debian/control is not what debian/control.in gives (pg_buildext updatecontrol):"

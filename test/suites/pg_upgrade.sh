@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pg_upgrade across majors: 13 -> 17, 17 -> 18 and 13 -> 18, 14 -> 16 and 16 -> 18, each in copy and
 # in --link mode, between the servers scripts/pg-build makes from pinned upstream sources
-# (scripts/pg-versions).
+# (scripts/pg-versions); and 18 -> 19 (copy and --link) between Debian's packages of both in the
+# sid chroot (scripts/sid-chroot), in the pass of 19, which runs there.
 #
 # Runs once per CI run: in the pass of PostgreSQL 18 (the newest target; `scripts/test --pg all`
 # runs it last), and exits 77 (skipped, with the reason) in every other pass or when 13, 17 or 18
@@ -51,25 +52,35 @@ source "$here/../lib/checks.sh"
 # shellcheck source-path=SCRIPTDIR source=../lib/servers.sh
 source "$here/../lib/servers.sh"
 
-MAJORS=()     # the servers built here, oldest first
+MAJORS=()     # the servers used here, oldest first
 MISSING_14_16="" # why 14 -> 16 -> 18 does not run, if it does not
-for major in 13 14 16 17 18; do
-    if ! prefix="$(pinned_server "$major")"; then
-        [[ $major == 14 || $major == 16 ]] || skip_suite "$prefix" # version-gates: not a gate (optional servers)
-        MISSING_14_16+="${MISSING_14_16:+; }$prefix"
-        continue
-    fi
-    BIN[$major]="$prefix/bin"
-    MAJORS+=("$major")
-done
 this="$("${PG_CONFIG:-pg_config}" --version 2>/dev/null | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')"
-if [[ $this != 18 && ${ULID_PG_UPGRADE_ANY_PASS:-} != 1 ]]; then
-    skip_suite "runs once, in the PostgreSQL 18 pass (this pass: ${this:-unknown}; ULID_PG_UPGRADE_ANY_PASS=1 runs it anyway)"
+if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
+    # the pass of 19, in the sid chroot (scripts/sid-chroot): Debian's 18 and 19 packages there
+    [[ $this == 19 ]] || skip_suite "in the sid chroot this suite runs in the pass of 19 (this pass: ${this:-unknown})"
+    for major in 18 19; do
+        [[ -x /usr/lib/postgresql/$major/bin/pg_upgrade ]] || skip_suite "no postgresql-$major in the chroot (scripts/sid-packages)"
+        BIN[$major]="/usr/lib/postgresql/$major/bin"
+        MAJORS+=("$major")
+    done
+else
+    for major in 13 14 16 17 18; do
+        if ! prefix="$(pinned_server "$major")"; then
+            [[ $major == 14 || $major == 16 ]] || skip_suite "$prefix" # version-gates: not a gate (optional servers)
+            MISSING_14_16+="${MISSING_14_16:+; }$prefix"
+            continue
+        fi
+        BIN[$major]="$prefix/bin"
+        MAJORS+=("$major")
+    done
+    if [[ $this != 18 && ${ULID_PG_UPGRADE_ANY_PASS:-} != 1 ]]; then
+        skip_suite "runs once, in the PostgreSQL 18 pass (this pass: ${this:-unknown}; ULID_PG_UPGRADE_ANY_PASS=1 runs it anyway)"
+    fi
 fi
 
 suite_isolate_env
 suite_exit_on_signals
-ULID_PG_BINDIR="${BIN[18]}" # cluster.sh's default; every call below names its server
+ULID_PG_BINDIR="${BIN[${MAJORS[-1]}]}" # cluster.sh's default; every call below names its server
 # shellcheck source-path=SCRIPTDIR source=../lib/cluster.sh
 source "$here/../lib/cluster.sh"
 WORK="$(mktemp -d -t ulid-pgupgrade.XXXXXX)"
@@ -304,6 +315,7 @@ verify() {
         if ((want_skip)); then
             expect "$label: $db before the step: skip support function ($from had none)" "$n" -eq 0
         fi
+        q "$c" "$db" "$DESCRIBE_SQL" >"$WORK/pre-$db.txt"
         if q "$c" "$db" "$STEP" >/dev/null 2>"$WORK/step.err"; then
             ok "$label: $db: the step after pg_upgrade ran"
         else
@@ -327,6 +339,14 @@ verify() {
             head -n 20 "$WORK/desc.diff" | sed 's/^/#     /'
         fi
     done
+    if ((from >= 18)); then # 19 adds nothing the extension uses: the step changes no catalog row
+        if diff "$WORK/fresh.txt" "$WORK/pre-app.txt" >"$WORK/desc.diff"; then
+            ok "$label: app: before the step the catalog was already a fresh $to install's (the refresh round trip is a no-op)"
+        else
+            bad "$label: app: the step changed the catalog from $from (< fresh, > before the step):"
+            head -n 20 "$WORK/desc.diff" | sed 's/^/#     /'
+        fi
+    fi
     q "$c" postgres "DROP DATABASE fresh" >/dev/null
     if ((to >= 14)); then # (kept: a 17 cluster carries them on to 18)
         q "$c" app "CREATE INDEX IF NOT EXISTS timeline_ref_bloom ON timeline USING brin (ref ulid_bloom_ops);
@@ -399,6 +419,19 @@ one_upgrade() {
     verify "$new" "$from" "${MAJOR_OF[$old]}->${MAJOR_OF[$new]} $mode" "$WORK/snap-$new.txt"
     on "$new" cluster_stop
 }
+
+if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
+    echo
+    echo "# old cluster (18, Debian's package in the sid chroot): database app (ulid $default) and legacy (ulid 0.1.0)"
+    must "18 cluster filled" fill_old old18a 18
+    new_cluster new19c 19
+    one_upgrade old18a new19c copy
+    new_cluster new19l 19
+    one_upgrade old18a new19l link # (the last use of old18a)
+    note "pg_upgrade suite took $((SECONDS - T0)) s"
+    checks_summary
+    exit
+fi
 
 echo
 echo "# old clusters (13): database app (ulid $default) and legacy (ulid 0.1.0)"

@@ -162,7 +162,7 @@ expect "pgbench -M extended (unnamed statements) through pgbouncer: rows" "$(q '
 q "TRUNCATE per_txn" >/dev/null
 out="$(pgbench_client gen_ulid per_txn -M prepared)"
 IFS=. read -r pgb_major pgb_minor _ <<<"$PGB_VERSION"
-if ((pgb_major == 1 && pgb_minor < 21)); then
+if ((pgb_major == 1 && pgb_minor < 21)); then # pgbouncer 1.21; version-gates: not a gate
     expect_match "pgbench -M prepared through pgbouncer $PGB_VERSION: a prepared statement is not there on the next backend" \
         "$out" 'prepared statement "P[_0-9]*" does not exist'
     note "pgbench: $(grep -m1 -o 'ERROR: .*' <<<"$out")"

@@ -43,10 +43,18 @@ must "parents (ulid key) and orders (uuid reference, ON DELETE CASCADE ON UPDATE
     VACUUM ANALYZE fk_parent, fk_orders;"
 
 echo "# inserting a child: the parent through its ulid key"
-out="$(plans "INSERT INTO fk_orders (parent_id) SELECT id FROM fk_parent ORDER BY id LIMIT 1;")"
-expect_match "the check reads fk_parent through fk_parent_pkey" \
-    "$(awk '/Query Text: .*"fk_parent"/ { p = 1; next } /Query Text:/ { p = 0 } p && /Scan (on|using)/' <<<"$out" | head -n 1)" \
-    'Index (Only )?Scan using fk_parent_pkey on fk_parent'
+# 19 checks a new child's key without a query (no plan to show): the index's scan count in the
+# inserting transaction tells on every major (the insert itself names the key by a constant)
+expect_str "the check scans fk_parent_pkey once" "$(q "BEGIN;
+    INSERT INTO fk_orders (parent_id) VALUES (md5('1')::uuid);
+    SELECT pg_stat_get_xact_numscans('fk_parent_pkey'::regclass);
+    ROLLBACK;")" 1
+if (($(q "SHOW server_version_num") < 190000)); then
+    out="$(plans "INSERT INTO fk_orders (parent_id) SELECT id FROM fk_parent ORDER BY id LIMIT 1;")"
+    expect_match "the check reads fk_parent through fk_parent_pkey" \
+        "$(awk '/Query Text: .*"fk_parent"/ { p = 1; next } /Query Text:/ { p = 0 } p && /Scan (on|using)/' <<<"$out" | head -n 1)" \
+        'Index (Only )?Scan using fk_parent_pkey on fk_parent'
+fi
 err="$(psql -X -At -c "INSERT INTO fk_orders (parent_id) VALUES ('00000000-0000-0000-0000-000000000001')" 2>&1 >/dev/null)"
 expect_contains "an unknown parent is refused (23503)" "$err" 'violates foreign key constraint "fk_orders_parent_id_fkey"'
 

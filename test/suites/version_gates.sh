@@ -7,8 +7,8 @@
 # Checks:
 #   - scripts/test's --pg all is ULID_CI_MAJORS and .ci/run runs --pg all (the list checked is CI's);
 #   - the tree: gates found, none with a side CI does not run (the table is printed);
-#   - the check can fail: in a scratch copy of the tree, a planted C gate at 19, a planted
-#     server_version_num gate at 19 in a suite and a planted shell comparison with 19 are each
+#   - the check can fail: in a scratch copy of the tree, a planted C gate at 20, a planted
+#     server_version_num gate at 20 in a suite and a planted shell comparison with 20 are each
 #     reported, and nothing else is; with 14 left out of the majors, every gate naming 14 or 15
 #     (14 is the old side of 15's) is reported, and nothing else.
 # Static: needs no server (it runs in every major's pass; about 1 s).
@@ -40,17 +40,17 @@ echo "# the check fails on a gate CI cannot prove (a scratch copy of the tree)"
 copy="$WORK/tree"
 mkdir -p "$copy"
 { git ls-files -z 2>/dev/null || find . -path ./.git -prune -o -type f -print0; } | tar --null -T - -cf - | tar -xf - -C "$copy"
-# planted: 19 is a major CI does not run (the numbers are built here so this file holds none)
-printf '#if PG_VERSION_NUM >= %s\n#endif\n' "$((19 * 10000))" >>"$copy/src/pg/compat.h"
+# planted: 20 is a major CI does not run (the numbers are built here so this file holds none)
+printf '#if PG_VERSION_NUM >= %s\n#endif\n' "$((20 * 10000))" >>"$copy/src/pg/compat.h"
 # shellcheck disable=SC2016 # a line of shell code, written out
-printf 'if (($(q "SHOW server_version_num") >= %s)); then :; fi\n' "$((19 * 10000))" >>"$copy/test/suites/skip_scan.sh"
-printf 'if ((major >= %s)); then :; fi\n' "$((18 + 1))" >>"$copy/test/suites/pg_upgrade.sh"
+printf 'if (($(q "SHOW server_version_num") >= %s)); then :; fi\n' "$((20 * 10000))" >>"$copy/test/suites/skip_scan.sh"
+printf 'if ((major >= %s)); then :; fi\n' "$((19 + 1))" >>"$copy/test/suites/pg_upgrade.sh"
 rc=0
 scripts/version-gates --root "$copy" >"$WORK/planted.txt" 2>&1 || rc=$?
 expect "planted gates: exit status" "$rc" -eq 1
 fails="$(grep '^FAIL ' "$WORK/planted.txt" | sed -E 's/^FAIL ([^:]+):[0-9]+: gate at ([0-9]+);.*/\1 \2/' | sort | tr '\n' ' ')"
 expect_str "planted gates: exactly the three planted lines are reported" "$fails" \
-    "src/pg/compat.h 19 test/suites/pg_upgrade.sh 19 test/suites/skip_scan.sh 19 "
+    "src/pg/compat.h 20 test/suites/pg_upgrade.sh 20 test/suites/skip_scan.sh 20 "
 grep '^FAIL ' "$WORK/planted.txt" | sed 's/^/#   /'
 
 rc=0
