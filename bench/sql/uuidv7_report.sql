@@ -62,14 +62,15 @@ SELECT format('Above the floor: gen_ulid() / uuidv7() = %s.', pg_temp.r(bench.ne
 \qecho
 \qecho ## Primary-key loads
 \qecho
-\qecho | key | time (s) | on CPU (s) | last 10 % (s) | index (MiB) | leaf density | leaf fragmentation | WAL (MiB) | table (MiB) |
-\qecho |---|---|---|---|---|---|---|---|---|
-SELECT format('| %s | %s | %s | %s | %s | %s %% | %s %% | %s | %s |', v,
+\qecho | key | time (s) | on CPU (s) | last 10 % (s) | index (MiB) | leaf density | leaf fragmentation | WAL (MiB) | of it full-page images (MiB, 19+) | table (MiB) |
+\qecho |---|---|---|---|---|---|---|---|---|---|
+SELECT format('| %s | %s | %s | %s | %s | %s %% | %s %% | %s | %s | %s |', v,
               pg_temp.f(pg_temp.med('v7pk', v, 'ms') / 1000, 2),
               pg_temp.f((SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY cpu_ms) FROM pg_temp.load_cpu c WHERE c.variant = v) / 1000, 2),
               pg_temp.f(pg_temp.med('v7pk', v, 'last10_ms') / 1000, 2),
               pg_temp.f(pg_temp.med('v7pk', v, 'index_bytes') / 1048576, 1), pg_temp.f(pg_temp.med('v7pk', v, 'leaf_density'), 1),
               pg_temp.f(pg_temp.med('v7pk', v, 'leaf_fragmentation'), 1), pg_temp.f(pg_temp.med('v7pk', v, 'wal_bytes') / 1048576, 1),
+              pg_temp.f(pg_temp.med('v7pk', v, 'fpi_bytes') / 1048576, 1),
               pg_temp.f(pg_temp.med('v7pk', v, 'table_bytes') / 1048576, 1))
 FROM (VALUES (1, 'gen_ulid'), (2, 'uuidv7')) x(o, v) ORDER BY o;
 \qecho

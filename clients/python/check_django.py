@@ -63,8 +63,10 @@ def step():
         Event.objects.filter(id=BAD).exists()
         c.bad("bad string: no error")
     except DataError as e:
-        c.equal("bad string: django.db.DataError from psycopg2's InvalidTextRepresentation",
-                (type(e.__cause__).__name__, e.__cause__.pgcode), ("InvalidTextRepresentation", "22P02"))
+        cause = e.__cause__  # psycopg2's error has pgcode, psycopg 3's sqlstate
+        c.equal("bad string: django.db.DataError from the driver's InvalidTextRepresentation",
+                (type(cause).__name__, getattr(cause, "pgcode", None) or getattr(cause, "sqlstate", None)),
+                ("InvalidTextRepresentation", "22P02"))
 
 
 c.run("checks", step)

@@ -37,7 +37,12 @@ end
 
 if $PROGRAM_NAME == __FILE__
   ActiveRecord::Base.establish_connection(adapter: "postgresql") # PG* environment variables
-  ActiveRecord::MigrationContext.new(File.join(__dir__, "db/migrate"), ActiveRecord::SchemaMigration).migrate
+  migrations = File.join(__dir__, "db/migrate")
+  if ActiveRecord.version >= Gem::Version.new("7.1") # the schema_migrations table is the context's own
+    ActiveRecord::MigrationContext.new(migrations).migrate
+  else
+    ActiveRecord::MigrationContext.new(migrations, ActiveRecord::SchemaMigration).migrate
+  end
   event = Event.create!(what: "signup")
   last_hour = Event.where("id BETWEEN ulid_min(?) AND ulid_max(?)", 1.hour.ago, Time.now)
   puts [event.id.size, last_hour.include?(event)].inspect # [26, true]

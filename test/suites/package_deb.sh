@@ -27,6 +27,9 @@
 #     null runner passes; a final purge leaves nothing behind;
 #   - as root, dpkg-buildpackage in a directory the user postgres cannot read (mktemp -d) stops
 #     before compiling, saying why and what to change (debian/rules).
+# The same in the pass of 19, in the sid chroot (scripts/sid-chroot), for postgresql-19-ulid (built
+# with postgresql-18-ulid, for every major installed there), but the upgrade between packages: no
+# earlier release builds against 19 (shown).
 # About 3 minutes in the 15 pass (two package builds), a few seconds in the others.
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -37,6 +40,24 @@ suite_exit_on_signals
 
 pkgt_begin deb
 PKG=postgresql-15-ulid # Debian 12's PostgreSQL is 15: the literal commands below are a user's
+DEB_MAJOR=15
+if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
+    # the sid chroot of 19 (scripts/sid-chroot): the same steps for postgresql-19-ulid, the literal
+    # commands below run with 15 read as 19 (the package is built for every installed major: 18, 19)
+    DEB_MAJOR="$MAJOR"
+    PKG="postgresql-$DEB_MAJOR-ulid"
+    as_major() { # as_major CMD ARG...: CMD with postgresql-15-ulid in its arguments read as $PKG
+        local a
+        local -a args=()
+        for a in "${@:2}"; do
+            a="${a//postgresql-15-ulid/$PKG}"
+            if [[ $a == *'*'* ]]; then mapfile -t -O "${#args[@]}" args < <(compgen -G "$a"); else args+=("$a"); fi
+        done
+        command "$1" "${args[@]}"
+    }
+    apt-get() { as_major apt-get "$@"; }
+    autopkgtest() { as_major autopkgtest "$@"; }
+fi
 ASIDE="$WORK/aside"
 installed() { [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$PKG" 2>/dev/null)" == [ir]* ]]; }
 cleanup() {
@@ -103,7 +124,7 @@ git -C "$WORK/notags" -c user.name=t -c user.email=t@localhost commit -q -am bum
 refused "a checkout that lacks the tag of the release the changelog names before 9.9.9: refused, naming v$VERSION" \
     "lists release $VERSION, but this clone has no tag v$VERSION"
 
-if [[ $MAJOR != 15 ]] || ((SOURCE_BUILT)); then
+if [[ $MAJOR != "$DEB_MAJOR" ]] || ((SOURCE_BUILT)); then
     note "PostgreSQL $MAJOR: the .deb is built and installed in the pass of Debian's PostgreSQL 15"
     note "took $((SECONDS - START)) s"
     checks_summary
@@ -153,7 +174,7 @@ DEB="$(find "$WORK/dist" -maxdepth 1 -name "${PKG}_${VERSION}-*.deb" | head -n 1
 }
 deps="$(dpkg-deb -f "$DEB" Depends)"
 note "Depends: $deps"
-expect_match "Depends: postgresql-15 (\${postgresql:Depends})" "$deps" '(^|, )postgresql-15(,|$| )'
+expect_match "Depends: postgresql-$DEB_MAJOR (\${postgresql:Depends})" "$deps" "(^|, )postgresql-$DEB_MAJOR(,|\$| )"
 expect_match "Depends: libc6 and libstdc++6 (\${shlibs:Depends})" "$deps" 'libc6 \(>= [0-9.]+\).*libstdc\+\+6|libstdc\+\+6.*libc6 \(>= [0-9.]+\)'
 files="$(dpkg-deb -c "$DEB" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./|/|' | grep -E '/ulid\.so$|/extension/ulid' | sort)"
 expect_str "the .deb holds the files make install installs ($(pkgt_expected_files "$PGC" | wc -l), and JIT bitcode)" "$files" "$(pkgt_expected_files "$PGC")"
@@ -204,6 +225,14 @@ echo
 echo "# upgrade from the previous release's package ($PREV)"
 if [[ -z $PREV ]]; then
     bad "no previous release: the upgrade is not tested"
+elif [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
+    # no release before this one builds against 19 (GetNamedDSMSegment's signature changed)
+    if scripts/package deb --previous --no-lintian --out "$WORK/prev" >"$WORK/prev.log" 2>&1; then
+        bad "scripts/package deb --previous built $PREV for $MAJOR: test the upgrade between packages here too"
+    else
+        expect_contains "$PREV does not build against $MAJOR: no earlier package to upgrade from" \
+            "$(cat "$WORK/prev.log")" "GetNamedDSMSegment"
+    fi
 else
     t0=$SECONDS
     if scripts/package deb --previous --no-lintian --out "$WORK/prev" >"$WORK/prev.log" 2>&1; then

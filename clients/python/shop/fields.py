@@ -3,8 +3,6 @@ from django.db import models
 from django.db.models.fields import AutoFieldMixin
 from django.db.backends.signals import connection_created
 
-from psycopg2_ulid import register_ulid
-
 
 class ULIDField(models.Field):
     description = "ULID (the ulid extension's type)"
@@ -25,7 +23,14 @@ class ULIDAutoField(AutoFieldMixin, ULIDField):
 
 
 def _register_ulid(sender, connection, **kwargs):
-    register_ulid(connection.connection)  # ulid[] (ArrayField(ULIDField())) as a list of str
+    # ulid[] (ArrayField(ULIDField())) as a list of str, with the driver Django uses: psycopg 3 when
+    # it is installed (Django 4.2 and later), psycopg2 otherwise
+    raw = connection.connection
+    if type(raw).__module__.startswith("psycopg2"):
+        from psycopg2_ulid import register_ulid
+    else:
+        from psycopg_ulid import register_ulid
+    register_ulid(raw)
 
 
 connection_created.connect(_register_ulid)

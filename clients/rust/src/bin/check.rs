@@ -73,7 +73,8 @@ async fn checks(c: &mut Checks, client: &Client) -> Result<(), Box<dyn std::erro
 
     // text protocol (simple_query): strings, as the server prints them
     let text = client.simple_query("SELECT gen_ulid(), NULL::ulid").await?;
-    match text.first() {
+    // (tokio-postgres 0.7.11 and later send the RowDescription first: the first Row is looked for)
+    match text.iter().find(|m| matches!(m, SimpleQueryMessage::Row(_))) {
         Some(SimpleQueryMessage::Row(row)) => {
             c.is_ulid("text protocol (simple_query): gen_ulid() is a 26-character &str", row.get(0).unwrap_or(""));
             c.equal("text protocol: NULL::ulid is None", row.get(1), None);
@@ -92,11 +93,15 @@ async fn checks(c: &mut Checks, client: &Client) -> Result<(), Box<dyn std::erro
 
     // without the newtype: String and &str do not accept ulid (tokio-postgres checks types both ways)
     let row = client.query_one("SELECT gen_ulid()", &[]).await?;
+    // (the error's source is postgres-types' WrongType; its wording differs between versions)
+    let wrong_type = |e: &tokio_postgres::Error| {
+        std::error::Error::source(e).map_or(false, |s| s.is::<postgres_types::WrongType>())
+    };
     c.equal("without Ulid: a ulid column read as String is a WrongType error",
-            row.try_get::<_, String>(0).map_err(|e| e.to_string().contains("cannot convert between the Rust type")), Err(true));
-    let err = client.query_one("SELECT $1::ulid", &[&KNOWN]).await.err().map(|e| e.to_string());
-    c.equal("without Ulid: a &str for a ulid parameter is refused before it is sent",
-            err.map(|e| e.contains("cannot convert between the Rust type `&str` and the Postgres type `ulid`")), Some(true));
+            row.try_get::<_, String>(0).map_err(|e| wrong_type(&e)), Err(true));
+    let err = client.query_one("SELECT $1::ulid", &[&KNOWN]).await.err();
+    c.equal("without Ulid: a &str for a ulid parameter is refused before it is sent (WrongType)",
+            err.map(|e| wrong_type(&e)), Some(true));
     // strings through the server's text -> ulid cast
     let s: String = client.query_one("SELECT $1::text::ulid::text", &[&alias]).await?.get(0);
     c.equal("a &str as $1::text::ulid (lower case, l for 1), read back with ::text", s, KNOWN.to_owned());
