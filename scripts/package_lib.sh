@@ -154,10 +154,13 @@ pkg_deb() {
     if [[ -n $tag ]]; then
         pkg_changelog_for "$ver" "$tag" >"$src/debian/changelog"
     fi
-    # debian/control lists one binary package per major that is built here
-    (cd "$src" && PG_SUPPORTED_VERSIONS=installed pg_buildext updatecontrol) ||
+    # debian/control lists one binary package per major that is built here: every installed
+    # postgresql-server-dev-N, or the majors the caller names in PG_SUPPORTED_VERSIONS (pg_buildext's
+    # own variable, e.g. PG_SUPPORTED_VERSIONS=19)
+    local versions="${PG_SUPPORTED_VERSIONS:-installed}"
+    (cd "$src" && PG_SUPPORTED_VERSIONS="$versions" pg_buildext updatecontrol) ||
         ulid_die "package deb: pg_buildext updatecontrol failed"
-    majors="$(cd "$src" && PG_SUPPORTED_VERSIONS=installed pg_buildext supported-versions | xargs)"
+    majors="$(cd "$src" && PG_SUPPORTED_VERSIONS="$versions" pg_buildext supported-versions | xargs)"
     [[ -n $majors ]] || ulid_die "package deb: no postgresql-server-dev-N (N >= 13) is installed"
     ulid_log "package deb: postgresql-ulid $(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)${tag:+ (the source of $tag)} for PostgreSQL $majors (log: dpkg-buildpackage.log in $out)"
     # A previous release is built without its regression tests: they ran when it was released, and
@@ -165,7 +168,7 @@ pkg_deb() {
     # pg_available_extensions, which does not see the files of debian/<package> there).
     local opts="${DEB_BUILD_OPTIONS:-}"
     [[ -z $tag ]] || opts="${opts:+$opts }nocheck"
-    if ! (cd "$src" && PG_SUPPORTED_VERSIONS=installed DEB_BUILD_OPTIONS="$opts" dpkg-buildpackage -us -uc) \
+    if ! (cd "$src" && PG_SUPPORTED_VERSIONS="$versions" DEB_BUILD_OPTIONS="$opts" dpkg-buildpackage -us -uc) \
         >"$work/build.log" 2>&1; then
         tail -n 100 "$work/build.log"
         cp "$work/build.log" "$out/dpkg-buildpackage.log"

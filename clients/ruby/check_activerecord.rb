@@ -10,9 +10,13 @@ c = Checks.new("activerecord")
 COPY_DB = "client_activerecord_copy" # the empty database schema.rb is loaded into
 ActiveRecord::Migration.verbose = false
 
+# what SchemaDumper.dump reads: a connection pool from 7.2 on, a connection before
+DUMP_SOURCE_RUBY = 'ActiveRecord.version >= Gem::Version.new("7.2") ? ActiveRecord::Base.connection_pool : ActiveRecord::Base.connection'
+DUMP_SOURCE = ->() { eval(DUMP_SOURCE_RUBY) }
+
 def dump_schema
   io = StringIO.new
-  ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, io)
+  ActiveRecord::SchemaDumper.dump(DUMP_SOURCE.call, io)
   io.string
 end
 
@@ -93,7 +97,7 @@ c.run("checks") do
   out, status = Open3.capture2e(RbConfig.ruby, "-e", <<~RUBY)
     require "active_record"
     ActiveRecord::Base.establish_connection(adapter: "postgresql")
-    ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, $stdout)
+    ActiveRecord::SchemaDumper.dump(#{DUMP_SOURCE_RUBY}, $stdout)
     puts ActiveRecord::Base.connection.select_value("SELECT id FROM events WHERE id = '#{KNOWN}'")
   RUBY
   c.equal("without the recipe: schema.rb says Could not dump table, Unknown type 'ulid'; reads are Strings",

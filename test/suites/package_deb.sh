@@ -43,7 +43,9 @@ PKG=postgresql-15-ulid # Debian 12's PostgreSQL is 15: the literal commands belo
 DEB_MAJOR=15
 if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
     # the sid chroot of 19 (scripts/sid-chroot): the same steps for postgresql-19-ulid, the literal
-    # commands below run with 15 read as 19 (the package is built for every installed major: 18, 19)
+    # commands below run with 15 read as 19. The chroot has 18's headers too: the package is built
+    # for this major alone, as a packager targets one (pg_buildext's PG_SUPPORTED_VERSIONS).
+    export PG_SUPPORTED_VERSIONS="$MAJOR"
     DEB_MAJOR="$MAJOR"
     PKG="postgresql-$DEB_MAJOR-ulid"
     as_major() { # as_major CMD ARG...: CMD with postgresql-15-ulid in its arguments read as $PKG
@@ -140,8 +142,11 @@ if (($(id -u) == 0)); then
     find "$private/postgresql-ulid" \( -name '*.o' -o -name '*.bc' -o -name '*.so' -o -name .build-flavour \) -delete
     t0=$SECONDS
     rc=0
-    (cd "$private/postgresql-ulid" && PG_SUPPORTED_VERSIONS=installed timeout 600 dpkg-buildpackage -us -uc -b) \
-        >"$WORK/private.log" 2>&1 || rc=$?
+    # debian/control for the majors built here, as scripts/package makes it (the same file on Debian 12)
+    (cd "$private/postgresql-ulid" && PG_SUPPORTED_VERSIONS="${PG_SUPPORTED_VERSIONS:-installed}" pg_buildext updatecontrol) \
+        >"$WORK/private.log" 2>&1
+    (cd "$private/postgresql-ulid" && PG_SUPPORTED_VERSIONS="${PG_SUPPORTED_VERSIONS:-installed}" timeout 600 dpkg-buildpackage -us -uc -b) \
+        >>"$WORK/private.log" 2>&1 || rc=$?
     expect "dpkg-buildpackage in $(stat -c %a "$private") $private: exit status" "$rc" -ne 0
     expect_contains "it says why and what to change" "$(cat "$WORK/private.log")" \
         "debian/rules: the build-time tests run the server as the user postgres, who cannot read $private/postgresql-ulid."

@@ -21,6 +21,9 @@ class ULIDAutoField(AutoFieldMixin, ULIDField):
     def rel_db_type(self, connection):
         return "ulid"  # a foreign key to it is a plain ulid column
 
+    def cast_db_type(self, connection):
+        return "ulid"  # in a cast (Django 5 casts one side of a join on it), the type alone
+
 
 def _register_ulid(sender, connection, **kwargs):
     # ulid[] (ArrayField(ULIDField())) as a list of str, with the driver Django uses: psycopg 3 when
