@@ -89,3 +89,39 @@ DROP SCHEMA ulid_trusted, ulid_moved, ulid_locked;
 REVOKE CREATE ON DATABASE :"db" FROM regress_ulid_owner;
 DROP ROLE regress_ulid_owner, regress_ulid_nobody;
 CREATE EXTENSION ulid;
+-- The planner's rewrite of `id >= t` reads ulid's operators and bound functions once per session
+-- and forgets them when the catalogs change: made again in this session (new objects in the same
+-- schema), the extension's queries by time plan and run with its new objects.
+CREATE TABLE ext_tr (id ulid PRIMARY KEY);
+INSERT INTO ext_tr SELECT gen_ulid(now() - (n + 0.5) * interval '1 hour') FROM generate_series(0, 47) n;
+SELECT count(*) AS last_day FROM ext_tr WHERE id >= now() - interval '1 day';
+DROP TABLE ext_tr;
+DROP EXTENSION ulid;
+CREATE EXTENSION ulid;
+CREATE TABLE ext_tr (id ulid PRIMARY KEY);
+INSERT INTO ext_tr SELECT gen_ulid(now() - (n + 0.5) * interval '1 hour') FROM generate_series(0, 47) n;
+SELECT count(*) AS last_day FROM ext_tr WHERE id >= now() - interval '1 day';
+PREPARE ext_tr_since(timestamptz) AS SELECT count(*) FROM ext_tr WHERE id >= $1;
+SET plan_cache_mode = force_generic_plan;
+EXECUTE ext_tr_since(now() - interval '1 day');
+RESET plan_cache_mode;
+DEALLOCATE ext_tr_since;
+DROP TABLE ext_tr;
+-- The same with the type kept: without a default b-tree operator class for ulid (dropped in a
+-- transaction that is rolled back) there is nothing to rewrite into, and the comparison stays as
+-- written; with it back, the rewrite is back.
+CREATE TABLE ext_tr (id ulid);
+EXPLAIN (COSTS OFF) SELECT * FROM ext_tr WHERE id >= now() - interval '1 day';
+BEGIN;
+ALTER EXTENSION ulid DROP OPERATOR CLASS ulid_ops USING btree;
+DROP OPERATOR CLASS ulid_ops USING btree;
+EXPLAIN (COSTS OFF) SELECT * FROM ext_tr WHERE id >= now() - interval '1 day';
+ROLLBACK;
+EXPLAIN (COSTS OFF) SELECT * FROM ext_tr WHERE id >= now() - interval '1 day';
+-- and without its bound function, whose name the rewrite of a non-constant time needs
+BEGIN;
+ALTER EXTENSION ulid DROP FUNCTION ulid_time_lower(timestamptz, text);
+DROP FUNCTION ulid_time_lower(timestamptz, text);
+EXPLAIN (COSTS OFF) SELECT * FROM ext_tr WHERE id >= now() - interval '1 day';
+ROLLBACK;
+DROP TABLE ext_tr;

@@ -20,6 +20,7 @@ extern "C" {
 #include "nodes/supportnodes.h"
 #include "optimizer/optimizer.h"
 #include "utils/builtins.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
@@ -160,6 +161,95 @@ Oid bound_function(Oid nsp, const char *name)
                            PointerGetDatum(buildoidvector(argtypes, 2)), ObjectIdGetDatum(nsp));
 }
 
+// What simplify() reads from the catalogs for each plan: id's type's b-tree operators and the bound
+// functions of the operator function's schema. Kept per backend for the last type and schema asked
+// about, and forgotten on any change to pg_opclass, pg_amop or pg_proc (syscache invalidation, also
+// for changes made by other sessions), so that planning a query by time costs no catalog scan
+// (GetDefaultOpClass scans pg_opclass) once warm. A cached OID names what a fresh look-up would
+// find: every change that could alter the answer invalidates the cache first. An invalidation that
+// arrives during a look-up (catalog reads accept them) leaves the result uncached: `generation`.
+struct Lookups {
+    bool ops_valid = false;
+    Oid type = InvalidOid, ge = InvalidOid, le = InvalidOid, lt = InvalidOid;
+    bool fns_valid = false;
+    Oid nsp = InvalidOid, lower_fn = InvalidOid, upper_fn = InvalidOid;
+};
+Lookups lookups;
+bool lookups_watched = false;
+uint64 generation = 0;
+
+// a SyscacheCallbackFunction: PostgreSQL calls it directly while it processes invalidations
+void forget_lookups(Datum, int, uint32) noexcept
+{
+    lookups.ops_valid = false;
+    lookups.fns_valid = false;
+    ++generation;
+}
+
+void watch_lookups()
+{
+    if (lookups_watched)
+        return;
+    CacheRegisterSyscacheCallback(CLAOID, forget_lookups, 0);
+    CacheRegisterSyscacheCallback(AMOPSTRATEGY, forget_lookups, 0);
+    CacheRegisterSyscacheCallback(PROCOID, forget_lookups, 0);
+    lookups_watched = true;
+}
+
+// ulid's b-tree >=, <= and < for `type` (through its default b-tree operator class); false when
+// the type has none
+bool btree_operators(Oid type, Oid &ge, Oid &le, Oid &lt)
+{
+    watch_lookups();
+    if (lookups.ops_valid && lookups.type == type) {
+        ge = lookups.ge;
+        le = lookups.le;
+        lt = lookups.lt;
+        return true;
+    }
+    const uint64 before = generation;
+    const Oid opclass = GetDefaultOpClass(type, BTREE_AM_OID);
+    if (!OidIsValid(opclass))
+        return false;
+    const Oid family = get_opclass_family(opclass);
+    ge = get_opfamily_member(family, type, type, BTGreaterEqualStrategyNumber);
+    le = get_opfamily_member(family, type, type, BTLessEqualStrategyNumber);
+    lt = get_opfamily_member(family, type, type, BTLessStrategyNumber);
+    if (!OidIsValid(ge) || !OidIsValid(le) || !OidIsValid(lt))
+        return false;
+    if (generation == before) {
+        lookups.ge = ge;
+        lookups.le = le;
+        lookups.lt = lt;
+        lookups.type = type;
+        lookups.ops_valid = true;
+    }
+    return true;
+}
+
+// ulid_time_lower and ulid_time_upper of schema `nsp`; false when either is missing
+bool bound_functions(Oid nsp, Oid &lower_fn, Oid &upper_fn)
+{
+    watch_lookups();
+    if (lookups.fns_valid && lookups.nsp == nsp) {
+        lower_fn = lookups.lower_fn;
+        upper_fn = lookups.upper_fn;
+        return true;
+    }
+    const uint64 before = generation;
+    lower_fn = bound_function(nsp, "ulid_time_lower");
+    upper_fn = bound_function(nsp, "ulid_time_upper");
+    if (!OidIsValid(lower_fn) || !OidIsValid(upper_fn))
+        return false;
+    if (generation == before) {
+        lookups.lower_fn = lower_fn;
+        lookups.upper_fn = upper_fn;
+        lookups.nsp = nsp;
+        lookups.fns_valid = true;
+    }
+    return true;
+}
+
 // SupportRequestSimplify: `id OP t`, with t free of variables and of volatile functions, becomes
 // `id >= lower AND id <= upper` in ulid's own b-tree operators (found through the default b-tree
 // operator class of id's type), with the bounds computed now when t is a constant (one side only
@@ -185,14 +275,8 @@ Node *simplify(SupportRequestSimplify *req)
         return nullptr;
 
     const Oid type = exprType(id);
-    const Oid opclass = GetDefaultOpClass(type, BTREE_AM_OID);
-    if (!OidIsValid(opclass))
-        return nullptr;
-    const Oid family = get_opclass_family(opclass);
-    const Oid ge = get_opfamily_member(family, type, type, BTGreaterEqualStrategyNumber);
-    const Oid le = get_opfamily_member(family, type, type, BTLessEqualStrategyNumber);
-    const Oid lt = get_opfamily_member(family, type, type, BTLessStrategyNumber);
-    if (!OidIsValid(ge) || !OidIsValid(le) || !OidIsValid(lt))
+    Oid ge, le, lt;
+    if (!btree_operators(type, ge, le, lt))
         return nullptr;
     const int loc = f->location;
 
@@ -218,10 +302,8 @@ Node *simplify(SupportRequestSimplify *req)
         return reinterpret_cast<Node *>(make_andclause(list2(bound(ge, id, r.lower), bound(le, copy_node(id), r.upper))));
     }
 
-    const Oid nsp = get_func_namespace(f->funcid);
-    const Oid lower_fn = bound_function(nsp, "ulid_time_lower");
-    const Oid upper_fn = bound_function(nsp, "ulid_time_upper");
-    if (!OidIsValid(lower_fn) || !OidIsValid(upper_fn))
+    Oid lower_fn, upper_fn;
+    if (!bound_functions(get_func_namespace(f->funcid), lower_fn, upper_fn))
         return nullptr;
     Const *op_const = makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1, CStringGetTextDatum(op_text(op)),
                                 false, false);
