@@ -120,37 +120,30 @@ ULID_FUNCTION(ulid_sortsupport)
 #ifdef ULID_HAVE_SKIPSUPPORT
 namespace {
 
-// Skip support walks the 128-bit value as an unsigned integer: +1 / -1 with carry.
-Datum skip_step(Relation, Datum existing, bool *overflow, int delta)
+// Skip support walks the 128-bit value as an unsigned integer, as uuid_increment and
+// uuid_decrement do byte by byte: here step() (core/ulid.hpp) is the +1 / -1 with carry or borrow,
+// and the new value is allocated only when there is one (uuid's allocate first and pfree on
+// overflow).
+Datum skip_step(Datum existing, bool *overflow, bool up) noexcept
 {
     Ulid value = *datum_to_ulid(existing);
-    const std::uint8_t edge = delta > 0 ? 0xFF : 0x00;
-    int i = static_cast<int>(kBytes) - 1;
-    while (i >= 0 && value.bytes[i] == edge)
-        --i;
-    if (i < 0) {
-        *overflow = true;
-        return (Datum) 0;
-    }
-    value.bytes[i] = static_cast<std::uint8_t>(value.bytes[i] + delta);
-    for (int j = i + 1; j < static_cast<int>(kBytes); ++j)
-        value.bytes[j] = static_cast<std::uint8_t>(~edge);
-    *overflow = false;
-    return ulid_to_datum(value);
+    *overflow = !step(value, up);
+    return *overflow ? (Datum) 0 : ulid_to_datum(value);
 }
 
-Datum skip_decrement(Relation rel, Datum existing, bool *underflow)
+Datum skip_decrement(Relation, Datum existing, bool *underflow) noexcept
 {
-    return skip_step(rel, existing, underflow, -1);
+    return skip_step(existing, underflow, false);
 }
 
-Datum skip_increment(Relation rel, Datum existing, bool *overflow)
+Datum skip_increment(Relation, Datum existing, bool *overflow) noexcept
 {
-    return skip_step(rel, existing, overflow, +1);
+    return skip_step(existing, overflow, true);
 }
 
 } // namespace
 
+// uuid_skipsupport: the same callbacks and bounds (all zero bytes, all 0xFF bytes).
 ULID_FUNCTION(ulid_skipsupport)
 {
     SkipSupport sksup = reinterpret_cast<SkipSupport>(PG_GETARG_POINTER(0));
