@@ -39,7 +39,7 @@ extern "C" {
 #if PG_VERSION_NUM >= 150000
 #define ULID_ABBREV_CMP ssup_datum_unsigned_cmp
 #else
-int ulid_abbrev_unsigned_cmp(Datum x, Datum y, SortSupport ssup);
+int ulid_abbrev_unsigned_cmp(Datum x, Datum y, SortSupport ssup) noexcept;
 #define ULID_ABBREV_CMP ulid_abbrev_unsigned_cmp
 #endif
 
