@@ -12,8 +12,9 @@ BUILT_SCRIPTS = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh \
                 0.1.0--0.4.0 0.2.0--0.4.0 0.2.1--0.4.0 0.3.0--0.4.0 0.3.1--0.4.0 0.4.0--0.4.0+refresh \
                 0.4.0
 DATA_built   = $(foreach s,$(BUILT_SCRIPTS),ulid--$(s).sql)
-DATA         = $(filter-out $(DATA_built),$(notdir $(wildcard $(srcdir)/ulid--*.sql)))
-CORE_SRCS    = $(wildcard src/core/*.cpp)
+DATA         = $(filter-out $(DATA_built),$(wildcard ulid--*.sql))
+include src/core/core.mk
+CORE_SRCS    = $(ULID_CORE_SRCS)
 PG_SRCS      = $(wildcard src/pg/*.cpp)
 OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
@@ -24,9 +25,10 @@ REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 
 PG_CONFIG   ?= pg_config
 
-PG_CPPFLAGS  = -I$(srcdir)/src -DULID_VERSION='"$(EXTVERSION)"'
-# -Wno-register: PostgreSQL's spinlock header (s_lock.h) still says `register`, which C++17 removed.
-PG_CXXFLAGS  = -std=c++17 -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+PG_CPPFLAGS  = -Isrc -DULID_VERSION='"$(EXTVERSION)"'
+# The core's language level and warnings (src/core/core.mk), then what PostgreSQL's headers need:
+# -Wno-register because its spinlock header (s_lock.h) still says `register`, which C++17 removed.
+PG_CXXFLAGS  = $(ULID_CXXSTD) $(ULID_CXXWARN) -Wno-unused-parameter -Wno-missing-field-initializers \
                -Wno-register
 # Warnings are errors in our own test and CI builds (scripts/test sets ULID_WERROR=1), not for
 # packagers and users building with their own compiler and flags.
@@ -60,9 +62,16 @@ endif
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# Built in this directory only: every path above is relative to it (the sources are found with
+# $(wildcard)), so a VPATH build from another directory (make -f .../Makefile, or VPATH=...) would
+# find no sources. PGXS sets srcdir to this file's directory or to VPATH; refuse any other than here.
+ifneq ($(abspath $(srcdir)),$(CURDIR))
+$(error the ulid Makefile builds in its own directory only: run make -C $(abspath $(srcdir)) instead of a VPATH build in $(CURDIR))
+endif
+
 # PGXS tracks header dependencies only when PostgreSQL was configured with --enable-depend; ours
 # are few, so every object depends on all of them.
-$(OBJS) $(OBJS:.o=.bc): $(wildcard src/core/*.hpp src/pg/*.hpp src/pg/*.h)
+$(OBJS) $(OBJS:.o=.bc): $(ULID_CORE_HDRS) $(wildcard src/pg/*.hpp src/pg/*.h)
 
 # One tree, one flavour at a time: .build-flavour names what the objects and bitcode in the tree
 # were compiled for (the test-only flags above, and the server whose headers they saw). When a
@@ -84,11 +93,11 @@ refuse-test-install:
 	@echo "make install: ULID_TEST_THROW / ULID_TEST_LAYOUT make test-only builds; they are never installed" >&2; exit 1
 endif
 
-$(DATA_built): $(srcdir)/src/sql/assemble.sh $(wildcard $(srcdir)/src/sql/update-to-*.sql) $(srcdir)/ulid--0.2.1.sql
-	sh $(srcdir)/src/sql/assemble.sh $(srcdir) $@
+$(DATA_built): src/sql/assemble.sh $(wildcard src/sql/update-to-*.sql) ulid--0.2.1.sql
+	sh src/sql/assemble.sh . $@
 
 # The JIT bitcode of the C++ sources needs the same language level.
-override BITCODE_CXXFLAGS += -std=c++17 -Wno-register
+override BITCODE_CXXFLAGS += $(ULID_CXXSTD) -Wno-register
 
 .PHONY: unit
 unit:

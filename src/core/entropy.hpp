@@ -53,9 +53,6 @@ public:
 
     bool fill(std::uint8_t *out, std::size_t n) noexcept override;
 
-    // Whether a draw is waiting to be served.
-    bool ready() const noexcept { return ready_; }
-
     void wipe() noexcept;
 
 private:

@@ -9,21 +9,6 @@ namespace ulid {
 
 static_assert(PrefetchedRandom::kSize == kEntropyBytes, "a prefetched draw is one ULID's entropy");
 
-bool increment_entropy(Ulid &value) noexcept
-{
-    std::size_t i = kBytes;
-    while (i-- > kTimeBytes) {
-        if (value.bytes[i] != 0xFF)
-            break;
-    }
-    if (i < kTimeBytes)
-        return false; // all 80 bits are one: adding one would carry into the timestamp
-    ++value.bytes[i];
-    for (std::size_t j = i + 1; j < kBytes; ++j)
-        value.bytes[j] = 0;
-    return true;
-}
-
 Status random_at(std::uint64_t ms, RandomSource &random, Ulid *out) noexcept
 {
     Ulid v;

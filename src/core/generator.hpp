@@ -25,9 +25,8 @@ public:
         // Same or earlier millisecond: add one to the 80-bit entropy (low 16 bits of hi_, and lo_).
         if (lo_ == UINT64_MAX && (hi_ & 0xFFFF) == 0xFFFF)
             return Status::entropy_overflow;
-        lo_ += 1;
-        if (lo_ == 0)
-            hi_ += 1; // the carry stays inside the entropy: hi_'s low 16 bits were not all ones
+        // Cannot fail, and the carry stays inside the entropy: its 80 bits were not all ones.
+        (void)step_u128(hi_, lo_, true);
         store_be64(out->bytes, hi_);
         store_be64(out->bytes + 8, lo_);
         return Status::ok;
@@ -36,7 +35,8 @@ public:
     // Forget the last value (a fresh process starts here).
     void reset() noexcept;
 
-    // Test-only: set the last value directly, e.g. to an entropy just below overflow.
+    // Sets the last value: next_millisecond() does with each fresh value, and tests do to start
+    // from a chosen one (e.g. an entropy just below overflow).
     void restore(const Ulid &last) noexcept;
 
     bool started() const noexcept { return started_; }
@@ -53,7 +53,7 @@ private:
     Status next_millisecond(std::uint64_t now_ms, RandomSource &random, Ulid *out) noexcept;
 
     // The last value as a 128-bit big-endian integer: hi_ = 48-bit ms << 16 | top 16 entropy bits,
-    // lo_ = low 64 entropy bits. "Same millisecond?" is a shift; "+1" is an add with carry.
+    // lo_ = low 64 entropy bits. "Same millisecond?" is a shift; "+1" is step_u128() (ulid.hpp).
     bool started_ = false;
     std::uint64_t hi_ = 0;
     std::uint64_t lo_ = 0;
@@ -61,8 +61,5 @@ private:
 
 // A ULID at the given millisecond with fresh random entropy (no monotonic state).
 Status random_at(std::uint64_t ms, RandomSource &random, Ulid *out) noexcept;
-
-// Adds one to the 80-bit entropy of value; false (value untouched) when it would overflow.
-bool increment_entropy(Ulid &value) noexcept;
 
 } // namespace ulid

@@ -77,4 +77,36 @@ inline void store_be64(std::uint8_t *p, std::uint64_t v) noexcept
 #endif
 }
 
+// One step of a 128-bit unsigned integer held as two halves, hi:lo: plus one when up, minus one
+// otherwise, with the carry or borrow between the halves. At the end of the range (all ones up, all
+// zeros down) returns false and leaves both halves untouched. The extension's only +1 / -1: the
+// monotonic generator's same-millisecond step and B-tree skip support (through step()) use it.
+inline bool step_u128(std::uint64_t &hi, std::uint64_t &lo, bool up) noexcept
+{
+    const std::uint64_t edge = up ? UINT64_MAX : 0;
+    if (hi == edge && lo == edge)
+        return false;
+    if (up) {
+        lo += 1;
+        hi += lo == 0 ? 1 : 0;
+    } else {
+        hi -= lo == 0 ? 1 : 0;
+        lo -= 1;
+    }
+    return true;
+}
+
+// The next (up) or previous ULID: the 16 bytes as one big-endian 128-bit unsigned integer, plus or
+// minus one. False, value untouched, past the largest or below the smallest ULID.
+inline bool step(Ulid &value, bool up) noexcept
+{
+    std::uint64_t hi = load_be64(value.bytes);
+    std::uint64_t lo = load_be64(value.bytes + 8);
+    if (!step_u128(hi, lo, up))
+        return false;
+    store_be64(value.bytes, hi);
+    store_be64(value.bytes + 8, lo);
+    return true;
+}
+
 } // namespace ulid

@@ -7,6 +7,8 @@ using namespace ulid::pg;
 
 // Distance between two ULIDs as a double: their difference read as a 128-bit unsigned number,
 // scaled down so the result stays finite. Only the relative size of distances matters to BRIN.
+// The loop is PostgreSQL's brin_minmax_multi_distance_uuid (brin_minmax_multi.c), so a ulid and a
+// uuid of the same bytes are as far apart; it leaves out uuid's Assert that a <= b (a call of uuid_le).
 ULID_FUNCTION(ulid_brin_minmax_multi_distance)
 {
     const Ulid *a = arg_ulid(fcinfo, 0);

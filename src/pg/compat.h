@@ -1,4 +1,9 @@
-// Version shims for PostgreSQL 13-18, in one place: soft errors, module magic, sort/skip support.
+// The PostgreSQL version shims that every file of src/pg sees (all include this header, directly or
+// through another): the floor of 13, varatt.h, soft input errors, the unsigned comparator of
+// abbreviated keys and whether skip support exists. Gates needed by one file stay at their use:
+// module.cpp (PG_MODULE_MAGIC_EXT), sortsupport.cpp (skipsupport.h, trace_sort, the local
+// comparator) and shared_state.cpp (shmem_request_hook, the DSM registry and the argument of its
+// init callback). docs/compatibility.md lists every gate with its majors.
 #pragma once
 
 extern "C" {
@@ -39,7 +44,7 @@ extern "C" {
 #if PG_VERSION_NUM >= 150000
 #define ULID_ABBREV_CMP ssup_datum_unsigned_cmp
 #else
-int ulid_abbrev_unsigned_cmp(Datum x, Datum y, SortSupport ssup);
+int ulid_abbrev_unsigned_cmp(Datum x, Datum y, SortSupport ssup) noexcept;
 #define ULID_ABBREV_CMP ulid_abbrev_unsigned_cmp
 #endif
 

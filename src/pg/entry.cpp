@@ -1,5 +1,8 @@
-// The catch-all behind ULID_FUNCTION: C++ exceptions become PostgreSQL errors, outside the catch.
+// The catch-all behind ULID_FUNCTION: C++ exceptions become PostgreSQL errors (worded in errors.cpp),
+// outside the catch.
 #include "entry.hpp"
+
+#include "errors.hpp"
 
 #include <exception>
 #include <new>
@@ -34,14 +37,8 @@ void record_exception() noexcept
 void raise_recorded_exception(const char *function_name)
 {
     if (caught_kind == Caught::out_of_memory)
-        ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
-                errdetail("C++ allocation failed in %s.", function_name));
-    if (caught_kind == Caught::exception)
-        ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR),
-                errmsg("unexpected C++ exception in %s", function_name), errdetail("%s", caught_what));
-    ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR),
-            errmsg("unexpected C++ exception in %s", function_name));
-    pg_unreachable();
+        raise_cpp_out_of_memory(function_name);
+    raise_cpp_exception(function_name, caught_kind == Caught::exception ? caught_what : nullptr);
 }
 
 } // namespace ulid::pg

@@ -1,4 +1,6 @@
-// Error mapping: every ereport of the extension is worded here.
+// Error mapping: every ERROR of the extension is worded here, and raised from here. The only other
+// messages are sortsupport.cpp's trace_sort LOG lines and those of the test-only functions of
+// make ULID_TEST_THROW=1 (test_fork.cpp, test_throw.cpp; empty in the normal build).
 #include "errors.hpp"
 
 #include "core/time_range.hpp"
@@ -128,6 +130,28 @@ void raise_fork_handler_failed()
             errmsg("could not register the fork handler of the ulid library"),
             errdetail("pthread_atfork() failed; without it a process forked inside a backend could "
                       "repeat the backend's random bytes."));
+}
+
+void raise_cpp_out_of_memory(const char *function_name)
+{
+    ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
+            errdetail("C++ allocation failed in %s.", function_name));
+}
+
+void raise_cpp_exception(const char *function_name, const char *what)
+{
+    if (what)
+        ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR),
+                errmsg("unexpected C++ exception in %s", function_name), errdetail("%s", what));
+    ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR),
+            errmsg("unexpected C++ exception in %s", function_name));
+}
+
+void raise_bad_time_bound_operator(const char *text, int length)
+{
+    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+            errmsg("invalid operator \"%.*s\" for a ulid time bound", length, text),
+            errhint("Use one of =, <, <=, >, >=."));
 }
 
 namespace {

@@ -1,4 +1,5 @@
-// Core status -> PostgreSQL error, with the SQLSTATEs of docs/sql-reference.md (Errors). The only place errors are worded.
+// Core status -> PostgreSQL error, with the SQLSTATEs of docs/sql-reference.md (Errors). Every
+// ERROR of the extension is worded in errors.cpp (which says what else is worded elsewhere).
 #pragma once
 
 #include "compat.h"
@@ -31,5 +32,14 @@ void report_decode_error(const DecodeError &error, const char *text, Node *escon
 
 // Loading the library: the fork handler could not be registered (53200).
 [[noreturn]] void raise_fork_handler_failed();
+
+// A C++ exception caught by ULID_FUNCTION's catch-all in function_name: std::bad_alloc is 53200
+// (out of memory); any other is XX000, with what() as DETAIL when it is a std::exception (what is
+// nullptr otherwise).
+[[noreturn]] void raise_cpp_out_of_memory(const char *function_name);
+[[noreturn]] void raise_cpp_exception(const char *function_name, const char *what);
+
+// The operator argument of ulid_time_lower()/ulid_time_upper() is not =, <, <=, > or >= (22023).
+[[noreturn]] void raise_bad_time_bound_operator(const char *text, int length);
 
 } // namespace ulid::pg

@@ -1,4 +1,6 @@
-// Hash support: 32-bit and seeded 64-bit hashes of the 16 bytes (the same values uuid hashes to).
+// Hash support: 32-bit and seeded 64-bit hashes of the 16 bytes. Copies of PostgreSQL's uuid_hash
+// and uuid_hash_extended (uuid.c), so a ulid hashes to what a uuid of the same bytes does; only the
+// argument is read as a Ulid.
 #include "datum.hpp"
 #include "entry.hpp"
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "core/shared_generator.hpp"
 #include "errors.hpp"
@@ -66,6 +67,8 @@ struct Segment {
     alignas(kCacheLine) SharedMonotonic state;
 };
 static_assert(sizeof(Segment) <= kSegmentSize, "the segment's size is fixed: fit the state into it");
+static_assert(std::is_nothrow_default_constructible_v<SharedMonotonic>,
+              "initialise() constructs the state in a noexcept callback");
 
 SharedMonotonic *state = nullptr;  // checked_state() of the segment, once attached
 void *segment_memory = nullptr;     // the preloaded segment (shmem_startup_hook), not yet checked
@@ -76,7 +79,10 @@ shmem_request_hook_type previous_request_hook = nullptr;
 shmem_startup_hook_type previous_startup_hook = nullptr;
 
 // Also the DSM registry's init callback up to 18: runs once, in the process that creates the segment.
-void initialise(void *memory)
+// This and the hooks below are called by PostgreSQL through function pointers, outside
+// ULID_FUNCTION's catch-all: noexcept, and nothing in them throws (placement new of a type whose
+// constructors are noexcept; PostgreSQL's errors are longjmps).
+void initialise(void *memory) noexcept
 {
     // Shared memory allocations are cache-line aligned (DSM segments: page aligned), as the
     // generator's layout wants.
@@ -88,7 +94,7 @@ void initialise(void *memory)
 #if PG_VERSION_NUM >= 190000
 // The DSM registry's init callback from 19 on, which also receives GetNamedDSMSegment()'s last
 // argument (we pass none).
-void initialise_with_arg(void *memory, void * /* arg */) { initialise(memory); }
+void initialise_with_arg(void *memory, void * /* arg */) noexcept { initialise(memory); }
 #endif
 
 // The state of a segment whose header matches this library's layout; otherwise an ERROR (55000)
@@ -104,7 +110,7 @@ SharedMonotonic *checked_state(void *memory)
 }
 
 #if PG_VERSION_NUM >= 150000
-void request_hook()
+void request_hook() noexcept
 {
     if (previous_request_hook)
         previous_request_hook();
@@ -112,7 +118,7 @@ void request_hook()
 }
 #endif
 
-void startup_hook()
+void startup_hook() noexcept
 {
     if (previous_startup_hook)
         previous_startup_hook();

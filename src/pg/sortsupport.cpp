@@ -1,4 +1,8 @@
 // B-tree sort support: abbreviated keys (the first 8 bytes, big-endian) and skip support (18+).
+// Both follow PostgreSQL's own for uuid (src/backend/utils/adt/uuid.c), whose bytes are ordered as
+// ours are; each function below names the one it mirrors and what differs. PostgreSQL calls the
+// callbacks through function pointers, outside ULID_FUNCTION's catch-all: they are noexcept and call
+// nothing that throws (PostgreSQL's own errors are longjmps, not exceptions).
 #include "datum.hpp"
 #include "entry.hpp"
 
@@ -18,7 +22,7 @@ using namespace ulid::pg;
 namespace {
 
 // trace_sort exists on 18+ always, before that when TRACE_SORT is defined (the default).
-bool tracing()
+bool tracing() noexcept
 {
 #if defined(TRACE_SORT) || PG_VERSION_NUM >= 180000
     return trace_sort;
@@ -27,19 +31,22 @@ bool tracing()
 #endif
 }
 
-// Abbreviation state: HyperLogLog estimate of distinct abbreviated keys, as core uuid keeps.
+// Abbreviation state: HyperLogLog estimate of distinct abbreviated keys (uuid_sortsupport_state).
 struct AbbrevState {
     int64 input_count;
     bool estimating;
     hyperLogLogState distinct;
 };
 
-int full_compare(Datum x, Datum y, SortSupport)
+// uuid_fast_cmp, but -1, 0 or 1 (compare()) where uuid returns memcmp's raw difference.
+int full_compare(Datum x, Datum y, SortSupport) noexcept
 {
     return compare(*datum_to_ulid(x), *datum_to_ulid(y));
 }
 
-Datum abbrev_convert(Datum original, SortSupport ssup)
+// A copy of uuid_abbrev_convert: the first sizeof(Datum) bytes, counted into the HyperLogLog, then
+// read as a native unsigned integer.
+Datum abbrev_convert(Datum original, SortSupport ssup) noexcept
 {
     auto *state = static_cast<AbbrevState *>(ssup->ssup_extra);
     Datum key;
@@ -57,8 +64,10 @@ Datum abbrev_convert(Datum original, SortSupport ssup)
     return DatumBigEndianToNative(key);
 }
 
-// Give up on abbreviation when fewer than one distinct key per ~2000 rows (core uuid's rule).
-bool abbrev_abort(int memtupcount, SortSupport ssup)
+// uuid_abbrev_abort's rule: give up on abbreviation when fewer than one distinct key per ~2000
+// rows. Differs in its trace_sort lines only: they say ulid_abbrev, the abort line leaves out the
+// threshold, and before 18 they follow TRACE_SORT through tracing() instead of an #ifdef.
+bool abbrev_abort(int memtupcount, SortSupport ssup) noexcept
 {
     auto *state = static_cast<AbbrevState *>(ssup->ssup_extra);
     if (memtupcount < 10000 || state->input_count < 10000 || !state->estimating)
@@ -89,12 +98,14 @@ bool abbrev_abort(int memtupcount, SortSupport ssup)
 } // namespace
 
 #if PG_VERSION_NUM < 150000
-int ulid_abbrev_unsigned_cmp(Datum x, Datum y, SortSupport)
+// PostgreSQL 13 and 14's uuid_cmp_abbrev (15 replaced it by ssup_datum_unsigned_cmp).
+int ulid_abbrev_unsigned_cmp(Datum x, Datum y, SortSupport) noexcept
 {
     return x < y ? -1 : (x > y ? 1 : 0);
 }
 #endif
 
+// uuid_sortsupport, with ULID_ABBREV_CMP (compat.h) for ssup_datum_unsigned_cmp before 15.
 ULID_FUNCTION(ulid_sortsupport)
 {
     SortSupport ssup = reinterpret_cast<SortSupport>(PG_GETARG_POINTER(0));
@@ -120,37 +131,30 @@ ULID_FUNCTION(ulid_sortsupport)
 #ifdef ULID_HAVE_SKIPSUPPORT
 namespace {
 
-// Skip support walks the 128-bit value as an unsigned integer: +1 / -1 with carry.
-Datum skip_step(Relation, Datum existing, bool *overflow, int delta)
+// Skip support walks the 128-bit value as an unsigned integer, as uuid_increment and
+// uuid_decrement do byte by byte: here step() (core/ulid.hpp) is the +1 / -1 with carry or borrow,
+// and the new value is allocated only when there is one (uuid's allocate first and pfree on
+// overflow).
+Datum skip_step(Datum existing, bool *overflow, bool up) noexcept
 {
     Ulid value = *datum_to_ulid(existing);
-    const std::uint8_t edge = delta > 0 ? 0xFF : 0x00;
-    int i = static_cast<int>(kBytes) - 1;
-    while (i >= 0 && value.bytes[i] == edge)
-        --i;
-    if (i < 0) {
-        *overflow = true;
-        return (Datum) 0;
-    }
-    value.bytes[i] = static_cast<std::uint8_t>(value.bytes[i] + delta);
-    for (int j = i + 1; j < static_cast<int>(kBytes); ++j)
-        value.bytes[j] = static_cast<std::uint8_t>(~edge);
-    *overflow = false;
-    return ulid_to_datum(value);
+    *overflow = !step(value, up);
+    return *overflow ? (Datum) 0 : ulid_to_datum(value);
 }
 
-Datum skip_decrement(Relation rel, Datum existing, bool *underflow)
+Datum skip_decrement(Relation, Datum existing, bool *underflow) noexcept
 {
-    return skip_step(rel, existing, underflow, -1);
+    return skip_step(existing, underflow, false);
 }
 
-Datum skip_increment(Relation rel, Datum existing, bool *overflow)
+Datum skip_increment(Relation, Datum existing, bool *overflow) noexcept
 {
-    return skip_step(rel, existing, overflow, +1);
+    return skip_step(existing, overflow, true);
 }
 
 } // namespace
 
+// uuid_skipsupport: the same callbacks and bounds (all zero bytes, all 0xFF bytes).
 ULID_FUNCTION(ulid_skipsupport)
 {
     SkipSupport sksup = reinterpret_cast<SkipSupport>(PG_GETARG_POINTER(0));

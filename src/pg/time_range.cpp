@@ -3,6 +3,7 @@
 // rewrites `id OP t` into ulid comparisons an index on id and partition pruning can use.
 #include "datum.hpp"
 #include "entry.hpp"
+#include "errors.hpp"
 
 #include "core/time_range.hpp"
 
@@ -55,10 +56,7 @@ TimeOp parse_op(text *t)
     for (const Name &name : names)
         if (static_cast<int>(std::strlen(name.text)) == n && std::memcmp(name.text, s, n) == 0)
             return name.op;
-    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-            errmsg("invalid operator \"%.*s\" for a ulid time bound", n, s),
-            errhint("Use one of =, <, <=, >, >=."));
-    return TimeOp::eq; // not reached
+    raise_bad_time_bound_operator(s, n);
 }
 
 const char *op_text(TimeOp op)

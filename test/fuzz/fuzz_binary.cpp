@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "core/crockford.hpp"
-#include "core/generator.hpp"
 #include "core/status.hpp"
 #include "core/timestamp.hpp"
 #include "core/ulid.hpp"
@@ -134,14 +133,17 @@ void check_one(const Ulid &a)
         check_out_of_range_ms(a, wide);
     check_out_of_range_ms(a, ms | (std::uint64_t{1} << 48));
 
-    // adding one to the entropy: +1 as a 128-bit integer, or refused when it is all ones
-    Ulid inc = a;
-    if (ulid::increment_entropy(inc)) {
-        FUZZ_CHECK(entropy_of(a) != kEntropyMask);
-        FUZZ_CHECK(to_u128(inc) == to_u128(a) + 1 && time_of(inc) == ms);
-        FUZZ_CHECK(ulid::compare(a, inc) < 0);
-    } else {
-        FUZZ_CHECK(entropy_of(a) == kEntropyMask && same(inc, a));
+    // the next and the previous ULID: +1 / -1 as a 128-bit integer, or refused at all ones / all zeros
+    for (bool up : {true, false}) {
+        Ulid next = a;
+        if (ulid::step(next, up)) {
+            FUZZ_CHECK(to_u128(a) != (up ? ~u128{0} : u128{0}));
+            FUZZ_CHECK(to_u128(next) == (up ? to_u128(a) + 1 : to_u128(a) - 1));
+            FUZZ_CHECK(ulid::compare(a, next) == (up ? -1 : 1));
+            FUZZ_CHECK(ulid::step(next, !up) && same(next, a));
+        } else {
+            FUZZ_CHECK(to_u128(a) == (up ? ~u128{0} : u128{0}) && same(next, a));
+        }
     }
 
     // epochs: the millisecond's start converts back, and so does any microsecond inside it

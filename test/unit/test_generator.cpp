@@ -1,5 +1,5 @@
-// The monotonic generator state machine, random_at() and increment_entropy(), with a fake clock
-// (plain millisecond arguments) and a scripted fake random source.
+// The monotonic generator state machine and random_at(), with a fake clock (plain millisecond
+// arguments) and a scripted fake random source.
 #include <algorithm>
 #include <limits>
 #include <vector>
@@ -342,73 +342,4 @@ TEST(RandomAt, Failures)
     rnd.fail = true;
     EXPECT_EQ(ulid::random_at(1000, rnd, &out), Status::random_failure);
     EXPECT_EQ(out, kSentinel);
-}
-
-// --- increment_entropy -----------------------------------------------------------------------------
-
-TEST(IncrementEntropy, ZeroBecomesOne)
-{
-    Ulid v = make_ulid(99, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
-    ASSERT_TRUE(ulid::increment_entropy(v));
-    EXPECT_EQ(v, make_ulid(99, {0, 0, 0, 0, 0, 0, 0, 0, 0, 1}));
-}
-
-TEST(IncrementEntropy, CarryChainsOfEveryLength)
-{
-    // k trailing 0xFF bytes after a byte b: b + 1 followed by k zero bytes.
-    for (int k = 0; k <= 9; ++k) {
-        for (int b : {0x00, 0x01, 0x7F, 0x80, 0xFE}) {
-            Ulid v = filled(0x5A);
-            for (int i = 0; i < k; ++i)
-                v.bytes[15 - i] = 0xFF;
-            v.bytes[15 - k] = static_cast<std::uint8_t>(b);
-            Ulid expected = v;
-            expected.bytes[15 - k] = static_cast<std::uint8_t>(b + 1);
-            for (int i = 0; i < k; ++i)
-                expected.bytes[15 - i] = 0;
-            ASSERT_TRUE(ulid::increment_entropy(v)) << "k=" << k << " b=" << b;
-            EXPECT_EQ(v, expected) << "k=" << k << " b=" << b;
-        }
-    }
-}
-
-TEST(IncrementEntropy, AllOnesOverflowsAndLeavesValueUntouched)
-{
-    for (std::uint64_t ms : {std::uint64_t{0}, std::uint64_t{777}, kMaxUnixMs}) {
-        Ulid v = make_ulid(ms, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF});
-        const Ulid before = v;
-        EXPECT_FALSE(ulid::increment_entropy(v));
-        EXPECT_EQ(v, before);
-    }
-}
-
-TEST(IncrementEntropy, NeverTouchesTheTimestamp)
-{
-    Ulid v = make_ulid(kMaxUnixMs, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE});
-    ASSERT_TRUE(ulid::increment_entropy(v));
-    EXPECT_EQ(v, filled(0xFF));
-    Ulid w = make_ulid(0x0000FFFFFFFFu, {0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF});
-    ASSERT_TRUE(ulid::increment_entropy(w));
-    EXPECT_EQ(w, make_ulid(0x0000FFFFFFFFu, {0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
-}
-
-TEST(IncrementEntropy, RandomValuesMatchIntegerAddition)
-{
-    std::mt19937_64 rng(0x1AC);
-    for (int i = 0; i < 50000; ++i) {
-        Ulid v = random_ulid(rng);
-        // Force trailing runs of one bits so that carries are common.
-        u128 x = to_u128(v) | ((u128{1} << (rng() % 81)) - 1);
-        v = from_u128(x);
-        const Ulid before = v;
-        const bool ok = ulid::increment_entropy(v);
-        if ((x & kEntropyMask) == kEntropyMask) {
-            ASSERT_FALSE(ok);
-            ASSERT_EQ(v, before);
-        } else {
-            ASSERT_TRUE(ok);
-            ASSERT_TRUE(to_u128(v) == x + 1);
-            ASSERT_EQ(ref_ms(v), ref_ms(before));
-        }
-    }
 }

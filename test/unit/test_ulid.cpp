@@ -1,4 +1,4 @@
-// The value type (ulid.hpp) and status names (status.hpp).
+// The value type (ulid.hpp), its +1 / -1 (step, step_u128) and status names (status.hpp).
 #include <set>
 #include <string>
 
@@ -59,6 +59,87 @@ TEST(UlidValue, Be64LoadStore)
             ref = ref * 256 + buf[k];
         ASSERT_EQ(ref, v);
         ASSERT_EQ(ulid::load_be64(buf), v);
+    }
+}
+
+// --- step_u128 and step: +1 / -1 of a 128-bit unsigned integer ----------------------------------
+
+TEST(Step, HalvesCarryAndBorrow)
+{
+    std::uint64_t hi = 7, lo = UINT64_MAX;
+    ASSERT_TRUE(ulid::step_u128(hi, lo, true));
+    EXPECT_EQ(hi, 8u);
+    EXPECT_EQ(lo, 0u);
+    ASSERT_TRUE(ulid::step_u128(hi, lo, false));
+    EXPECT_EQ(hi, 7u);
+    EXPECT_EQ(lo, UINT64_MAX);
+    ASSERT_TRUE(ulid::step_u128(hi, lo, false));
+    EXPECT_EQ(hi, 7u);
+    EXPECT_EQ(lo, UINT64_MAX - 1);
+}
+
+TEST(Step, EndsOfTheRangeRefuseAndLeaveTheValueUntouched)
+{
+    std::uint64_t hi = UINT64_MAX, lo = UINT64_MAX;
+    EXPECT_FALSE(ulid::step_u128(hi, lo, true));
+    EXPECT_EQ(hi, UINT64_MAX);
+    EXPECT_EQ(lo, UINT64_MAX);
+    hi = lo = 0;
+    EXPECT_FALSE(ulid::step_u128(hi, lo, false));
+    EXPECT_EQ(hi, 0u);
+    EXPECT_EQ(lo, 0u);
+
+    Ulid top = filled(0xFF);
+    EXPECT_FALSE(ulid::step(top, true));
+    EXPECT_EQ(top, filled(0xFF));
+    Ulid bottom = filled(0x00);
+    EXPECT_FALSE(ulid::step(bottom, false));
+    EXPECT_EQ(bottom, filled(0x00));
+    ASSERT_TRUE(ulid::step(top, false));
+    ASSERT_TRUE(ulid::step(top, true));
+    EXPECT_EQ(top, filled(0xFF));
+}
+
+TEST(Step, CarryAndBorrowChainsOfEveryLength)
+{
+    // k trailing edge bytes (0xFF up, 0x00 down) after a byte b: b + 1 (b - 1) then k bytes of
+    // the other edge, across the timestamp and the halves alike.
+    for (bool up : {true, false}) {
+        const std::uint8_t edge = up ? 0xFF : 0x00;
+        for (int k = 0; k <= 15; ++k) {
+            for (int b : {0x01, 0x7F, 0x80, 0xFE}) {
+                Ulid v = filled(0x5A);
+                for (int i = 0; i < k; ++i)
+                    v.bytes[15 - i] = edge;
+                v.bytes[15 - k] = static_cast<std::uint8_t>(b);
+                Ulid expected = v;
+                expected.bytes[15 - k] = static_cast<std::uint8_t>(up ? b + 1 : b - 1);
+                for (int i = 0; i < k; ++i)
+                    expected.bytes[15 - i] = static_cast<std::uint8_t>(~edge);
+                ASSERT_TRUE(ulid::step(v, up)) << "up=" << up << " k=" << k << " b=" << b;
+                EXPECT_EQ(v, expected) << "up=" << up << " k=" << k << " b=" << b;
+            }
+        }
+    }
+}
+
+TEST(Step, RandomValuesMatchIntegerArithmetic)
+{
+    std::mt19937_64 rng(0x1AC);
+    for (int i = 0; i < 50000; ++i) {
+        const bool up = (i & 1) == 0;
+        // Force trailing runs of one bits (up) or zero bits (down) so that carries are common.
+        const u128 run = (u128{1} << (rng() % 128)) - 1;
+        const u128 x = up ? (to_u128(random_ulid(rng)) | run) : (to_u128(random_ulid(rng)) & ~run);
+        Ulid v = from_u128(x);
+        const bool ok = ulid::step(v, up);
+        if (x == (up ? kAllOnes128 : u128{0})) {
+            ASSERT_FALSE(ok);
+            ASSERT_TRUE(to_u128(v) == x);
+        } else {
+            ASSERT_TRUE(ok);
+            ASSERT_TRUE(to_u128(v) == (up ? x + 1 : x - 1));
+        }
     }
 }
 
