@@ -2,8 +2,8 @@
 // through another): the floor of 13, varatt.h, soft input errors, the unsigned comparator of
 // abbreviated keys and whether skip support exists. Gates needed by one file stay at their use:
 // module.cpp (PG_MODULE_MAGIC_EXT), sortsupport.cpp (skipsupport.h, trace_sort, the local
-// comparator) and shared_state.cpp (shmem_request_hook, the DSM registry and the argument of its
-// init callback). docs/compatibility.md lists every gate with its majors.
+// comparator), shared_state.cpp (shmem_request_hook, the DSM registry and the argument of its
+// init callback) and time_range.cpp (the type of a syscache callback's cache argument). docs/compatibility.md lists every gate with its majors.
 #pragma once
 
 extern "C" {

@@ -176,8 +176,15 @@ Lookups lookups;
 bool lookups_watched = false;
 uint64 generation = 0;
 
+// The cache argument of a syscache callback: an enum from PostgreSQL 19 on, an int before.
+#if PG_VERSION_NUM >= 190000
+using SyscacheId = SysCacheIdentifier;
+#else
+using SyscacheId = int;
+#endif
+
 // a SyscacheCallbackFunction: PostgreSQL calls it directly while it processes invalidations
-void forget_lookups(Datum, int, uint32) noexcept
+void forget_lookups(Datum, SyscacheId, uint32) noexcept
 {
     lookups.ops_valid = false;
     lookups.fns_valid = false;
