@@ -1,5 +1,5 @@
 -- Item 1: generation. GEN_N calls of each generator inside count(), against the executor floor
--- (the same query counting the series itself), as the issue defines it:
+-- (the same query counting the series itself), as the benchmark's targets define it:
 --     SELECT count(f()) FROM generate_series(1, GEN_N) x
 -- That series is a tuplestore which spills to a temporary file past work_mem (4MB), so its floor
 -- includes temp-file I/O. The xj_* variants repeat the measurement over a cross join of two small

@@ -137,7 +137,7 @@ FROM bench.targets t, x WHERE NOT t.pass ORDER BY t.ord;
 \qecho
 \qecho ## 1. Generation
 \qecho
-SELECT format('`SELECT count(f()) FROM generate_series(1, %s) x`; the executor floor is `count(x)` of the same series (the issue''s '
+SELECT format('`SELECT count(f()) FROM generate_series(1, %s) x`; the executor floor is `count(x)` of the same series (the target''s '
               'definition; the series is a tuplestore that spills to a temporary file). CPU time; "waited" = median share of the '
               'wall time the backend sat waiting for a CPU.', pg_temp.m('gen_n'));
 \qecho
@@ -216,7 +216,7 @@ FROM c JOIN bench.targets t ON t.ord = c.tord, (SELECT pg_temp.m('n')::float8 AS
 \qecho ## 3. Binary COPY
 \qecho
 SELECT format('%s rows, `COPY … (FORMAT binary)` to and from a server-side file (`ulid_send`/`ulid_recv` vs '
-              '`uuid_send`/`uuid_recv`); COPY FROM loads an empty unlogged table. No target in the issue: the same 16 bytes '
+              '`uuid_send`/`uuid_recv`); COPY FROM loads an empty unlogged table. No target for it: the same 16 bytes '
               'should cost the same. CPU time.', pg_temp.f(pg_temp.m('n')::float8));
 \qecho
 \qecho | direction | ulid ms | uuid ms | ulid ns/row | uuid ns/row | ratio | wall ratio |
@@ -290,7 +290,7 @@ FROM bench.pk_variants v ORDER BY v.ord;
 \qecho
 SELECT format('%s rows in time order (one every 100 ms), `SELECT count(*), sum(v) … WHERE id >= ts::ulid AND id < ts2::ulid`, '
               '%s windows at spread-out positions per run; execution time per query (EXPLAIN ANALYZE, TIMING OFF). '
-              'Identical tables, one with a b-tree, one with a BRIN (`ulid_minmax_ops`, 128 pages per range). No target in the issue.',
+              'Identical tables, one with a b-tree, one with a BRIN (`ulid_minmax_ops`, 128 pages per range). No target for it.',
               pg_temp.f(pg_temp.m('n')::float8), pg_temp.m('range_q'));
 \qecho
 \qecho | window | rows per query | b-tree ms/query | BRIN ms/query | BRIN / b-tree |

@@ -6,7 +6,8 @@
 #   - 100,000 random values plus the extremes: ulid_encode = native text, ulid_decode of the
 #     canonical, lowercase and alias forms = native input, ulid_to_timestamp, ulid_min/ulid_max
 #     and gen_ulid(ts)'s millisecond = native, all byte for byte;
-#   - the DESIGN list of bad strings and bad timestamps: the same SQLSTATE, message and DETAIL;
+#   - a list of bad strings (wrong length, bad and look-alike characters, a first character above 7)
+#     and bad timestamps: the same SQLSTATE, message and DETAIL;
 #   - gen_ulid() strictly increasing within a session across ROLLBACK (also of the session's first
 #     transaction), ROLLBACK TO SAVEPOINT, errors, exception blocks, DISCARD TEMP/SEQUENCES/ALL; the
 #     80-bit carry, the 2^63 step and the overflow (54000, native wording, state unchanged) from

@@ -398,7 +398,7 @@ if ((server_num >= 140000)); then
                 was="$from"
             fi
             as_if_older_major "$db" >/dev/null
-            # the issue's sequence: a same-named class made by hand (refused as before: 42710),
+            # the reported sequence: a same-named class made by hand (refused as before: 42710),
             # dropped as told, leaving its implicit family behind
             q "$db" "CREATE OPERATOR CLASS public.$fam FOR TYPE public.ulid USING brin AS
                      OPERATOR 1 public.= (public.ulid, public.ulid),
