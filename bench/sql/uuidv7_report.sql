@@ -22,7 +22,7 @@ SELECT ord, label, measured, target, measured <= target AS pass FROM (VALUES
     (3, 'PK index size gen_ulid() / uuidv7()',                  bench.ratio('v7pk', 'gen_ulid', 'uuidv7', 'index_bytes'), 1.0)
 ) t(ord, label, measured, target);
 
-SELECT format('# ulid vs PostgreSQL 18''s uuidv7() (%s run)', pg_temp.m('mode'));
+SELECT format('# ulid vs PostgreSQL %s''s uuidv7() (%s run)', current_setting('server_version_num')::int / 10000, pg_temp.m('mode'));
 \qecho
 SELECT format('%s, commit %s%s, %s, %s. Data checksums %s. Load average %s.',
               pg_temp.m('started'), pg_temp.m('commit'),
