@@ -164,17 +164,32 @@ Oid bound_function(Oid nsp, const char *name)
 // about, and forgotten on any change to pg_opclass, pg_amop or pg_proc (syscache invalidation, also
 // for changes made by other sessions), so that planning a query by time costs no catalog scan
 // (GetDefaultOpClass scans pg_opclass) once warm. A cached OID names what a fresh look-up would
-// find: every change that could alter the answer invalidates the cache first. An invalidation that
-// arrives during a look-up (catalog reads accept them) leaves the result uncached: `generation`.
-struct Lookups {
-    bool ops_valid = false;
-    Oid type = InvalidOid, ge = InvalidOid, le = InvalidOid, lt = InvalidOid;
-    bool fns_valid = false;
-    Oid nsp = InvalidOid, lower_fn = InvalidOid, upper_fn = InvalidOid;
+// find: every change that could alter the answer invalidates the cache first.
+//
+// An invalidation only moves `generation` on; an entry holds the generation its look-up began in
+// and is valid while that is still the current one. So an invalidation that arrives during a
+// look-up (catalog reads accept them) leaves its result stale at once.
+uint64 generation = 1; // an entry's 0: never filled
+
+template <typename Value> struct Cached {
+    uint64 stamp = 0;
+    Oid key = InvalidOid;
+    Value value{};
+
+    bool get(Oid k, Value &out) const
+    {
+        if (stamp != generation || key != k)
+            return false;
+        out = value;
+        return true;
+    }
+    void put(uint64 began, Oid k, const Value &v)
+    {
+        stamp = began;
+        key = k;
+        value = v;
+    }
 };
-Lookups lookups;
-bool lookups_watched = false;
-uint64 generation = 0;
 
 // The cache argument of a syscache callback: an enum from PostgreSQL 19 on, an int before.
 #if PG_VERSION_NUM >= 190000
@@ -186,72 +201,62 @@ using SyscacheId = int;
 // a SyscacheCallbackFunction: PostgreSQL calls it directly while it processes invalidations
 void forget_lookups(Datum, SyscacheId, uint32) noexcept
 {
-    lookups.ops_valid = false;
-    lookups.fns_valid = false;
     ++generation;
 }
 
+// Registers forget_lookups once per backend; before the first look-up, so none misses a change.
 void watch_lookups()
 {
-    if (lookups_watched)
+    static bool watched = false;
+    if (watched)
         return;
     CacheRegisterSyscacheCallback(CLAOID, forget_lookups, 0);
     CacheRegisterSyscacheCallback(AMOPSTRATEGY, forget_lookups, 0);
     CacheRegisterSyscacheCallback(PROCOID, forget_lookups, 0);
-    lookups_watched = true;
+    watched = true;
 }
+
+struct BtreeOps {
+    Oid ge, le, lt;
+};
+Cached<BtreeOps> btree_ops_cache; // keyed by id's type
 
 // ulid's b-tree >=, <= and < for `type` (through its default b-tree operator class); false when
 // the type has none
-bool btree_operators(Oid type, Oid &ge, Oid &le, Oid &lt)
+bool btree_operators(Oid type, BtreeOps &ops)
 {
-    watch_lookups();
-    if (lookups.ops_valid && lookups.type == type) {
-        ge = lookups.ge;
-        le = lookups.le;
-        lt = lookups.lt;
+    if (btree_ops_cache.get(type, ops))
         return true;
-    }
-    const uint64 before = generation;
+    const uint64 began = generation;
     const Oid opclass = GetDefaultOpClass(type, BTREE_AM_OID);
     if (!OidIsValid(opclass))
         return false;
     const Oid family = get_opclass_family(opclass);
-    ge = get_opfamily_member(family, type, type, BTGreaterEqualStrategyNumber);
-    le = get_opfamily_member(family, type, type, BTLessEqualStrategyNumber);
-    lt = get_opfamily_member(family, type, type, BTLessStrategyNumber);
-    if (!OidIsValid(ge) || !OidIsValid(le) || !OidIsValid(lt))
+    ops.ge = get_opfamily_member(family, type, type, BTGreaterEqualStrategyNumber);
+    ops.le = get_opfamily_member(family, type, type, BTLessEqualStrategyNumber);
+    ops.lt = get_opfamily_member(family, type, type, BTLessStrategyNumber);
+    if (!OidIsValid(ops.ge) || !OidIsValid(ops.le) || !OidIsValid(ops.lt))
         return false;
-    if (generation == before) {
-        lookups.ge = ge;
-        lookups.le = le;
-        lookups.lt = lt;
-        lookups.type = type;
-        lookups.ops_valid = true;
-    }
+    btree_ops_cache.put(began, type, ops);
     return true;
 }
 
+struct BoundFns {
+    Oid lower, upper;
+};
+Cached<BoundFns> bound_fns_cache; // keyed by the operator function's schema
+
 // ulid_time_lower and ulid_time_upper of schema `nsp`; false when either is missing
-bool bound_functions(Oid nsp, Oid &lower_fn, Oid &upper_fn)
+bool bound_functions(Oid nsp, BoundFns &fns)
 {
-    watch_lookups();
-    if (lookups.fns_valid && lookups.nsp == nsp) {
-        lower_fn = lookups.lower_fn;
-        upper_fn = lookups.upper_fn;
+    if (bound_fns_cache.get(nsp, fns))
         return true;
-    }
-    const uint64 before = generation;
-    lower_fn = bound_function(nsp, "ulid_time_lower");
-    upper_fn = bound_function(nsp, "ulid_time_upper");
-    if (!OidIsValid(lower_fn) || !OidIsValid(upper_fn))
+    const uint64 began = generation;
+    fns.lower = bound_function(nsp, "ulid_time_lower");
+    fns.upper = bound_function(nsp, "ulid_time_upper");
+    if (!OidIsValid(fns.lower) || !OidIsValid(fns.upper))
         return false;
-    if (generation == before) {
-        lookups.lower_fn = lower_fn;
-        lookups.upper_fn = upper_fn;
-        lookups.nsp = nsp;
-        lookups.fns_valid = true;
-    }
+    bound_fns_cache.put(began, nsp, fns);
     return true;
 }
 
@@ -280,9 +285,11 @@ Node *simplify(SupportRequestSimplify *req)
         return nullptr;
 
     const Oid type = exprType(id);
-    Oid ge, le, lt;
-    if (!btree_operators(type, ge, le, lt))
+    watch_lookups();
+    BtreeOps ops;
+    if (!btree_operators(type, ops))
         return nullptr;
+    const Oid ge = ops.ge, le = ops.le, lt = ops.lt;
     const int loc = f->location;
 
     if (IsA(t, Const)) {
@@ -307,14 +314,14 @@ Node *simplify(SupportRequestSimplify *req)
         return reinterpret_cast<Node *>(make_andclause(list2(bound(ge, id, r.lower), bound(le, copy_node(id), r.upper))));
     }
 
-    Oid lower_fn, upper_fn;
-    if (!bound_functions(get_func_namespace(f->funcid), lower_fn, upper_fn))
+    BoundFns fns;
+    if (!bound_functions(get_func_namespace(f->funcid), fns))
         return nullptr;
     Const *op_const = makeConst(TEXTOID, -1, DEFAULT_COLLATION_OID, -1, CStringGetTextDatum(op_text(op)),
                                 false, false);
-    FuncExpr *lower = makeFuncExpr(lower_fn, type, list2(t, op_const), InvalidOid,
+    FuncExpr *lower = makeFuncExpr(fns.lower, type, list2(t, op_const), InvalidOid,
                                    DEFAULT_COLLATION_OID, COERCE_EXPLICIT_CALL);
-    FuncExpr *upper = makeFuncExpr(upper_fn, type, list2(copy_node(t), copy_node(reinterpret_cast<Node *>(op_const))),
+    FuncExpr *upper = makeFuncExpr(fns.upper, type, list2(copy_node(t), copy_node(reinterpret_cast<Node *>(op_const))),
                                    InvalidOid, DEFAULT_COLLATION_OID, COERCE_EXPLICIT_CALL);
     lower->location = upper->location = loc;
     return reinterpret_cast<Node *>(make_andclause(
