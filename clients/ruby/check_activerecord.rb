@@ -11,12 +11,12 @@ COPY_DB = "client_activerecord_copy" # the empty database schema.rb is loaded in
 ActiveRecord::Migration.verbose = false
 
 # what SchemaDumper.dump reads: a connection pool from 7.2 on, a connection before
+# (one expression, evaluated here and in the subprocess below)
 DUMP_SOURCE_RUBY = 'ActiveRecord.version >= Gem::Version.new("7.2") ? ActiveRecord::Base.connection_pool : ActiveRecord::Base.connection'
-DUMP_SOURCE = ->() { eval(DUMP_SOURCE_RUBY) }
 
 def dump_schema
   io = StringIO.new
-  ActiveRecord::SchemaDumper.dump(DUMP_SOURCE.call, io)
+  ActiveRecord::SchemaDumper.dump(eval(DUMP_SOURCE_RUBY), io)
   io.string
 end
 

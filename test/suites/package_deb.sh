@@ -28,8 +28,8 @@
 #   - as root, dpkg-buildpackage in a directory the user postgres cannot read (mktemp -d) stops
 #     before compiling, saying why and what to change (debian/rules).
 # The same in the pass of 19, in the sid chroot (scripts/sid-chroot), for postgresql-19-ulid (built
-# with postgresql-18-ulid, for every major installed there), but the upgrade between packages: no
-# earlier release builds against 19 (shown).
+# for 19 alone, though 18's headers are there too), but the upgrade between packages: no earlier
+# release builds against 19 (shown).
 # About 3 minutes in the 15 pass (two package builds), a few seconds in the others.
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
