@@ -6,10 +6,14 @@
 #   pinned_server MAJOR          the prefix of MAJOR's server built by scripts/pg-build (in
 #                                ULID_PG_CACHE, default /var/cache/ulid-pg); when it is not pinned or
 #                                not built, prints why instead and returns 1
-#   install_tree PG_CONFIG WORK  build this tree in a scratch copy under WORK against PG_CONFIG and
+#   install_tree PG_CONFIG WORK [ROOT]
+#                                build this tree in a scratch copy under WORK against PG_CONFIG and
 #                                install it there (the tracked files of a checkout; anything else,
 #                                e.g. an unpacked release archive, as it is, cleaned): an ok line;
-#                                on failure the build log's tail, a FAIL line, the summary, exit 1
+#                                on failure the build log's tail, a FAIL line, the summary, exit 1.
+#                                With ROOT, PG_CONFIG and WORK are paths under the root directory
+#                                ROOT, where make runs (chroot ROOT): logical_upgrade.sh builds for
+#                                the host's server from inside the sid chroot that way
 #   BIN[MAJOR], MAJOR_OF[NAME]   the suite's servers (major -> bin directory) and clusters (name ->
 #                                major), filled by the suite
 #   on CLUSTER FUNCTION ARGS...  a test/lib/cluster.sh function, run with CLUSTER's own server
@@ -39,19 +43,21 @@ pinned_server() {
 }
 
 install_tree() {
-    local pgc="$1" work="$2" src log
-    src="$(mktemp -d "$work/build.XXXXXX")"
-    log="$src.log"
+    local pgc="$1" work="$2" root="${3:-}" src log run=()
+    [[ -z $root ]] || run=(chroot "$root")
+    src="$(mktemp -d "$root$work/build.XXXXXX")"
+    src="${src#"$root"}" # (the path under ROOT, where make runs)
+    log="$root$src.log"
     (cd "$_SERVERS_ROOT" && { git ls-files -z 2>/dev/null || find . -type f -print0; } |
-        tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$src"
-    if make -C "$src" -s clean PG_CONFIG="$pgc" >"$log" 2>&1 &&
-        make -C "$src" -j2 PG_CONFIG="$pgc" >>"$log" 2>&1 &&
-        make -C "$src" install PG_CONFIG="$pgc" >>"$log" 2>&1; then
-        ok "built and installed into $("$pgc" --version)"
-        rm -rf "$src"
+        tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$root$src"
+    if "${run[@]}" make -C "$src" -s clean PG_CONFIG="$pgc" >"$log" 2>&1 &&
+        "${run[@]}" make -C "$src" -j2 PG_CONFIG="$pgc" >>"$log" 2>&1 &&
+        "${run[@]}" make -C "$src" install PG_CONFIG="$pgc" >>"$log" 2>&1; then
+        ok "built and installed into $("${run[@]}" "$pgc" --version)${root:+ (under $root)}"
+        rm -rf "$root$src"
     else
         tail -n 20 "$log" | sed 's/^/#     /'
-        bad "build/install against $("$pgc" --version)"
+        bad "build/install against $("${run[@]}" "$pgc" --version)${root:+ (under $root)}"
         checks_summary
         exit 1
     fi

@@ -30,8 +30,15 @@
 #
 # Once per CI run: in the PostgreSQL 18 pass (exit 77 in the others, or when 13, 17 or 18 is not
 # built, or Debian's 15 is not installed); ULID_LOGICAL_UPGRADE_ANY_PASS=1 runs it in any pass.
-# And 18 -> 19 in text and in binary mode in the pass of 19, inside the sid chroot
-# (scripts/sid-chroot), between Debian's packages of both there.
+# And in the pass of 19, inside the sid chroot (scripts/sid-chroot): 18 -> 19 in text and in binary
+# mode between Debian's packages of both there, and 15 -> 19 in both modes from Debian 12's 15 on the
+# host. A 19 server runs only inside the chroot and the host's 15 only outside it, so the suite in
+# the chroot drives both: the chroot has the host's /proc mounted, and ULID_HOST_ROOT (set by
+# scripts/sid-chroot run: /proc/PID/root of a process of its own that stays outside) is the host's
+# root directory, into which root may chroot back; the host's 15 is built for, initialised, started
+# and stopped that way (as the host's postgres user, in a directory of the host's /tmp), and both
+# servers meet over loopback (they share the network). The old side's log is read through the same
+# path. Every server started there is stopped on every exit path of the suite.
 # It builds this tree against each server and installs it there, Debian's 15 included
 # (ULID_DEBIAN_PG15_BINDIR: another copy of Debian's 15 instead of /usr/lib/postgresql/15/bin).
 # Waiting for replication is bounded (ULID_REPL_WAIT seconds, default 120): a limit, not an assertion.
@@ -46,6 +53,8 @@ source "$here/../lib/checks.sh"
 source "$here/../lib/servers.sh"
 
 WAIT="${ULID_REPL_WAIT:-120}"
+declare -A ON_HOST=() # majors whose server runs on the host, outside the sid chroot (under HOST_ROOT)
+HOST_ROOT=""
 ROWS=25000
 this="$("${PG_CONFIG:-pg_config}" --version 2>/dev/null | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')"
 if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
@@ -55,6 +64,9 @@ if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
         [[ -x /usr/lib/postgresql/$major/bin/pg_config ]] || skip_suite "no postgresql-$major in the chroot (scripts/sid-packages)"
         BIN[$major]="/usr/lib/postgresql/$major/bin"
     done
+    HOST_ROOT="${ULID_HOST_ROOT:-}" # the host's root directory, seen from inside (scripts/sid-chroot)
+    BIN[15]=/usr/lib/postgresql/15/bin # Debian 12's 15 on the host: a path under HOST_ROOT
+    ON_HOST[15]=1
 else
     for major in 13 14 16 17 18; do
         if prefix="$(pinned_server "$major")"; then
@@ -79,24 +91,75 @@ source "$here/../lib/cluster.sh"
 RECIPES="$root/test/suites/recipes"
 WORK="$(mktemp -d -t ulid-logical-upgrade.XXXXXX)"
 chmod 755 "$WORK"
+HOST_WORK="" # the host's servers' directory, a path under HOST_ROOT
+declare -A HOST_DIR=() # cluster name -> its directory there (data/, server.log, the socket)
 cleanup() {
     touch "$WORK/stop" 2>/dev/null # (the writer, if one runs)
     wait 2>/dev/null
+    local c
+    for c in "${!HOST_DIR[@]}"; do host_stop "$c" immediate >/dev/null 2>&1; done
+    [[ -z $HOST_WORK ]] || rm -rf "${HOST_ROOT:?}$HOST_WORK"
     stop_clusters
     _cluster_cleanup
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 T0=$SECONDS
+if ((${#ON_HOST[@]})); then
+    [[ -x $HOST_ROOT${BIN[15]}/pg_config ]] ||
+        { bad "the host's PostgreSQL 15 is not reachable from the chroot (no ${HOST_ROOT:-\$ULID_HOST_ROOT}${BIN[15]}/pg_config)"; checks_summary; exit 1; }
+    if ! HOST_WORK="$(chroot "$HOST_ROOT" mktemp -d -t ulid-logical-upgrade-host.XXXXXX)" ||
+        ! chmod 755 "$HOST_ROOT$HOST_WORK"; then
+        bad "no directory in the host's /tmp"
+        checks_summary
+        exit 1
+    fi
+fi
+
+# host_as_postgres CMD...: CMD on the host (outside the chroot) as the host's postgres user
+host_as_postgres() { chroot "$HOST_ROOT" runuser -u postgres -- "$@"; }
+# host_start CLUSTER GUC...: initdb and start a server of the host's major MAJOR_OF[CLUSTER] in a
+# directory of the host's /tmp, on a free loopback port that cluster.sh's psql and connection
+# strings then use; its log is read as server_log CLUSTER
+host_start() {
+    local c="$1" port d line
+    shift
+    port="$(cluster_free_port)" || return 1
+    d="$HOST_WORK/$c"
+    HOST_DIR[$c]="$d"
+    chroot "$HOST_ROOT" install -d -o postgres -g postgres "$d" || return 1
+    if ! host_as_postgres "${BIN[${MAJOR_OF[$c]}]}/initdb" -D "$d/data" -U postgres -A trust --no-sync \
+        --locale=C.UTF-8 -E UTF8 >"$HOST_ROOT$d/initdb.log" 2>&1; then
+        cat "$HOST_ROOT$d/initdb.log" >&2
+        return 1
+    fi
+    for line in "port = $port" "listen_addresses = '127.0.0.1'" "unix_socket_directories = '$d'" "fsync = off" \
+        "log_min_messages = warning" "$@"; do
+        printf '%s\n' "$line" >>"$HOST_ROOT$d/data/postgresql.conf"
+    done
+    _CLUSTER_PORT[$c]="$port"
+    host_as_postgres "${BIN[${MAJOR_OF[$c]}]}/pg_ctl" -D "$d/data" -l "$d/server.log" -w -t 60 start >/dev/null ||
+        { tail -n 30 "$HOST_ROOT$d/server.log" >&2; return 1; }
+}
+# host_stop CLUSTER [fast|immediate]
+host_stop() {
+    [[ -f $HOST_ROOT${HOST_DIR[$1]}/data/postmaster.pid ]] || return 0
+    host_as_postgres "${BIN[${MAJOR_OF[$1]}]}/pg_ctl" -D "${HOST_DIR[$1]}/data" -m "${2:-fast}" -w -t 60 stop >/dev/null
+}
+server_log() { if [[ -n ${HOST_DIR[$1]:-} ]]; then echo "$HOST_ROOT${HOST_DIR[$1]}/server.log"; else cluster_log "$1"; fi; }
 
 # q CLUSTER SQL: rows of database app, unaligned (SQL on standard input: 13's psql -c shows only
 # the last result)
 q() { cluster_psql "$1" -d app -qAt -f - <<<"$2"; }
 
 # ---------------------------------------------------------------------------------------------
-echo "# build and install this tree into $(printf '%s\n' "${!BIN[@]}" | sort -n | paste -sd' ') (15: Debian's)"
+echo "# build and install this tree into $(printf '%s\n' "${!BIN[@]}" | sort -n | paste -sd' ') (15: Debian's$( ((${#ON_HOST[@]})) && echo ", on the host"))"
 for major in $(printf '%s\n' "${!BIN[@]}" | sort -n); do
-    install_tree "${BIN[$major]}/pg_config" "$WORK"
+    if [[ -n ${ON_HOST[$major]:-} ]]; then
+        install_tree "${BIN[$major]}/pg_config" "$HOST_WORK" "$HOST_ROOT"
+    else
+        install_tree "${BIN[$major]}/pg_config" "$WORK"
+    fi
 done
 
 SCHEMA_SQL="
@@ -142,13 +205,19 @@ writer() {
 }
 batches() { cat "$WORK/batches" 2>/dev/null || echo 0; }
 
-# start_server CLUSTER GUC...: initdb, the postgresql.conf lines, start, CREATE DATABASE app
+# start_server CLUSTER GUC...: initdb, the postgresql.conf lines, start, CREATE DATABASE app (on
+# the host for a major of ON_HOST)
 start_server() {
     local c="$1"
     shift
-    on "$c" cluster_init --no-sync && on "$c" cluster_conf "$@" && on "$c" cluster_start &&
-        on "$c" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null
+    if [[ -n ${ON_HOST[${MAJOR_OF[$c]}]:-} ]]; then # (the chroot's psql: the host's runs only there)
+        host_start "$c" "$@" && cluster_psql "$c" -d postgres -c "CREATE DATABASE app" >/dev/null
+    else
+        on "$c" cluster_init --no-sync && on "$c" cluster_conf "$@" && on "$c" cluster_start &&
+            on "$c" cluster_psql -d postgres -c "CREATE DATABASE app" >/dev/null
+    fi
 }
+stop_server() { if [[ -n ${HOST_DIR[$1]:-} ]]; then host_stop "$1"; else on "$1" cluster_stop; fi; }
 
 # wait_for CLUSTER SQL: until SQL returns t on CLUSTER (at most WAIT seconds); true when it did
 wait_for() {
@@ -256,8 +325,8 @@ upgrade() {
 
     # what the old server's log shows of the replication
     local slot_cmd copy_cmd
-    slot_cmd="$(grep -o 'START_REPLICATION SLOT "upgrade".*' "$(cluster_log "$o")" | head -n 1)"
-    copy_cmd="$(grep -oE 'statement: COPY .*items.* TO STDOUT.*' "$(cluster_log "$o")" | head -n 1)"
+    slot_cmd="$(grep -o 'START_REPLICATION SLOT "upgrade".*' "$(server_log "$o")" | head -n 1)"
+    copy_cmd="$(grep -oE 'statement: COPY .*items.* TO STDOUT.*' "$(server_log "$o")" | head -n 1)"
     note "$label: old server's log: $slot_cmd"
     note "$label: old server's log: $copy_cmd"
     if [[ $mode == binary ]] && ((old >= 14)); then
@@ -289,14 +358,16 @@ upgrade() {
     expect "$label: new: replicated keys at or above the first key made after it" \
         "$(q "$n" "SELECT count(*) FROM items WHERE note <> 'after the cut-over'
                    AND id >= (SELECT min(id) FROM items WHERE note = 'after the cut-over')")" -eq 0
-    on "$o" cluster_stop
-    on "$n" cluster_stop
+    stop_server "$o"
+    stop_server "$n"
     note "$label: took $((SECONDS - t0)) s"
 }
 
 if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
     upgrade 18 19 text
     upgrade 18 19 binary
+    upgrade 15 19 text
+    upgrade 15 19 binary
     note "logical-upgrade suite took $((SECONDS - T0)) s"
     checks_summary
     exit
