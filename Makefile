@@ -20,7 +20,7 @@ OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 # pg_regress: one topic per file in sql/, expected output in expected/ (setup runs first).
 REGRESS      = setup io casts operators crosstype timestamp time_range btree hash brin brin_multi aggregates generators \
-               monotonic copy_binary input_valid extension
+               monotonic copy_binary input_valid copy_on_error extension
 REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 
 PG_CONFIG   ?= pg_config

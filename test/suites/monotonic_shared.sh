@@ -210,6 +210,10 @@ if (($(q "SHOW server_version_num") >= 170000)); then
     check "registry witness: duplicate ids" "$(q "SELECT count(*) - count(DISTINCT id) FROM ordered")" "0"
     check "registry witness: continues above the values before the restart" \
         "$(q "SELECT (SELECT min(id) FROM ordered) > '$after'::ulid")" "t"
+    if (($(q "SHOW server_version_num") >= 190000)); then # 19's view of the registry
+        check "registry: pg_dsm_registry_allocations shows the segment, of its fixed size" \
+            "$(q "SELECT type || ' ' || size FROM pg_dsm_registry_allocations WHERE name = 'ulid monotonic generator'")" "segment 4096"
+    fi
     layout_mismatch
 else
     note "PostgreSQL $(q "SHOW server_version"): shared memory only at server start, so the call must fail"
