@@ -4,13 +4,10 @@ EXTVERSION   = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" ulid.control)
 MODULE_big   = ulid
 # SQL scripts: those of 0.1.0, 0.2.0 and the install script of 0.2.1 are committed files; from 0.2.1
 # on, each release has one idempotent body, src/sql/update-to-<version>.sql, and the scripts below
-# are made from those bodies by src/sql/assemble.sh (which says how). A released script never
-# changes: test/lib/released_scripts.sha256 pins every one, committed or made.
-BUILT_SCRIPTS = 0.1.0--0.2.1 0.2.0--0.2.1 0.2.1--0.2.1+refresh \
-                0.2.1--0.3.0 0.3.0--0.3.0+refresh 0.3.0 \
-                0.1.0--0.3.1 0.2.0--0.3.1 0.2.1--0.3.1 0.3.0--0.3.1 0.3.1--0.3.1+refresh 0.3.1 \
-                0.1.0--0.4.0 0.2.0--0.4.0 0.2.1--0.4.0 0.3.0--0.4.0 0.3.1--0.4.0 0.4.0--0.4.0+refresh \
-                0.4.0
+# are made from those bodies by src/sql/assemble.sh, which also derives their list from the bodies
+# (a release adds its body, never a name here). A released script never changes:
+# test/lib/released_scripts.sha256 pins every one, committed or made.
+BUILT_SCRIPTS := $(shell sh src/sql/assemble.sh --list .)
 DATA_built   = $(foreach s,$(BUILT_SCRIPTS),ulid--$(s).sql)
 DATA         = $(filter-out $(DATA_built),$(wildcard ulid--*.sql))
 include src/core/core.mk

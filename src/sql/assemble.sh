@@ -1,5 +1,13 @@
 #!/bin/sh
 # src/sql/assemble.sh SRCDIR OUT: make one of the SQL scripts the Makefile lists in BUILT_SCRIPTS.
+# src/sql/assemble.sh --list SRCDIR: print that list (the Makefile's BUILT_SCRIPTS), one name a
+# line without ulid-- and .sql, derived from the bodies in SRCDIR/src/sql:
+#   for each release V with a body: an update script from every release before it (0.1.0, 0.2.0,
+#   the earlier bodies' releases; 0.3.0 alone was released with one from 0.2.1 only, the older
+#   ones going through 0.2.1), V--V+refresh, V+refresh--V from 0.3.0 on (0.2.1's is committed, in
+#   other words), and the install script V after 0.2.1 (0.2.1's is committed).
+# So a release adds its body and nothing to any list; .gitignore ignores every ulid--*.sql but the
+# committed ones.
 #
 # From release 0.2.1 on, each release V has one body, src/sql/update-to-V.sql: idempotent SQL that
 # adds what V has and the extension lacks on this server. The scripts are concatenations of them:
@@ -13,12 +21,36 @@
 # script of a later release ends with it once more, after that release's body.
 # Output goes to OUT.tmp, then is renamed to OUT.
 set -eu
+if [ "$1" = --list ]; then
+    before="0.1.0 0.2.0"
+    for v in $(ls "$2"/src/sql/update-to-*.sql | sed 's/.*update-to-\(.*\)\.sql$/\1/' | sort -V); do
+        if [ "$v" = 0.3.0 ]; then froms=0.2.1; else froms="$before"; fi
+        for f in $froms; do echo "$f--$v"; done
+        echo "$v--$v+refresh"
+        [ "$v" = 0.2.1 ] || echo "$v+refresh--$v"
+        [ "$v" = 0.2.1 ] || echo "$v"
+        before="$before $v"
+    done
+    exit 0
+fi
 srcdir="$1"
 out="$2"
 name="$(basename "$out" .sql)"
 name="${name#ulid--}"
 bodies="$(ls "$srcdir"/src/sql/update-to-*.sql | sed 's/.*update-to-\(.*\)\.sql$/\1/' | sort -V)"
 case "$name" in
+*+refresh--*)
+    v="${name#*--}"
+    {
+        printf '%s\n' "-- ulid $v+refresh -> $v: the way back of the refresh round trip (nothing to change)." "--" \
+            "-- '$v+refresh' has exactly the objects of $v; ulid--$v--$v+refresh.sql (made by" \
+            "-- src/sql/assemble.sh) did the work. This edge only brings the recorded version back to $v, so" \
+            "-- that the next release's update scripts start from it (docs/upgrading.md)." "" \
+            '\echo Use "ALTER EXTENSION ulid UPDATE" to load this file. \quit'
+    } >"$out.tmp"
+    mv "$out.tmp" "$out"
+    exit 0
+    ;;
 *--*)
     from="${name%%--*}"
     to="${name#*--}"

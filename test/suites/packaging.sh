@@ -7,6 +7,10 @@
 #   - one version: META.json's version, provides.ulid.version and default_version in ulid.control
 #     agree, provides.ulid.file is ulid--<version>.sql and exists, the docfile exists, the name is
 #     the extension's, the abstract is the control file's comment, PostgreSQL >= 13 is required;
+#     CHANGELOG.md has a dated section for that version;
+#   - the scripts' lists: no ulid--*.sql is both made (src/sql/assemble.sh --list, the Makefile's
+#     BUILT_SCRIPTS) and committed, .gitignore ignores every made one and no committed one, and the
+#     list holds this version's install script and its refresh round trip both ways;
 #   - `make dist` on a snapshot of the working tree (its tracked and not-ignored files committed in a
 #     throwaway repository, so that this checks the tree as it is, also before a commit) writes
 #     dist/ulid-<version>.zip with every path under ulid-<version>/, holding ulid.control, the
@@ -64,6 +68,27 @@ expect_str "META.json abstract = the control file's comment" "$(meta abstract)" 
 expect_str "META.json provides.ulid.abstract = the control file's comment" "$(meta provides ulid abstract)" "$COMMENT"
 expect_str "META.json requires PostgreSQL >= 13 at run time" "$(meta prereqs runtime requires PostgreSQL)" "13.0.0"
 expect_str "META.json meta-spec version" "$(meta meta-spec version)" "1.0.0"
+
+expect_str "CHANGELOG.md has a section for default_version ($VERSION)" \
+    "$(grep -cE "^## ${VERSION//./\\.} — [0-9]{4}-[0-9]{2}-[0-9]{2}\$" CHANGELOG.md)" 1
+
+# the SQL scripts' lists: the Makefile's BUILT_SCRIPTS is derived from the bodies in src/sql
+# (assemble.sh --list), .gitignore ignores every ulid--*.sql but the committed ones
+echo "# made and committed scripts"
+built="$(sh src/sql/assemble.sh --list . | sed 's/.*/ulid--&.sql/' | sort)"
+committed="$(git ls-files 'ulid--*.sql' 2>/dev/null | sort)"
+if [[ -n $committed ]]; then
+    expect_str "scripts both made (assemble.sh --list) and committed" "$(comm -12 <(echo "$built") <(echo "$committed") | paste -sd' ')" ""
+    expect_str "made scripts that .gitignore does not ignore" \
+        "$(for f in $built; do git check-ignore -q --no-index "$f" || echo "$f"; done | paste -sd' ')" ""
+    expect_str "committed scripts that .gitignore ignores" \
+        "$(for f in $committed; do git check-ignore -q --no-index "$f" && echo "$f"; done | paste -sd' ')" ""
+else
+    note "not a git checkout: the committed scripts are not known here"
+fi
+for f in "ulid--$VERSION.sql" "ulid--$VERSION--$VERSION+refresh.sql" "ulid--$VERSION+refresh--$VERSION.sql"; do
+    expect_str "made for this release ($VERSION): $f" "$(grep -cx "$f" <<<"$built")" 1
+done
 
 # quoted FILE: FILE's whole text (trimmed) appears verbatim in README.md or in one of docs/*.md (in
 # a fenced block indented under a list item: with the fence's indentation taken off its lines)
