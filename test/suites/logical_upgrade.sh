@@ -42,7 +42,6 @@
 # It builds this tree against each server and installs it there, Debian's 15 included
 # (ULID_DEBIAN_PG15_BINDIR: another copy of Debian's 15 instead of /usr/lib/postgresql/15/bin).
 # Waiting for replication is bounded (ULID_REPL_WAIT seconds, default 120): a limit, not an assertion.
-# 6 upgrades of 5-6 s each and 6 builds of the extension: 53 s at a load average of 5.
 set -uo pipefail
 
 here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"

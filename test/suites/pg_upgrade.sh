@@ -40,9 +40,7 @@
 # The 17 -> 18 upgrades start from the 17 clusters made by 13 -> 17 after their step, the 16 -> 18
 # ones from the 16 clusters made by 14 -> 16.
 #
-# Uses only clusters it starts itself (test/lib/cluster.sh). 10 upgrades of 5-8 s each, the checks,
-# 5 builds of the extension: 98 s on the 2-core machine at a load average of 5, 209 s at 9 (other
-# builds); the 6 upgrades from 13 and 17 alone took 35 s on it idle.
+# Uses only clusters it starts itself (test/lib/cluster.sh); it prints its time.
 set -euo pipefail
 
 here="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
