@@ -8,6 +8,8 @@
                                        each time in a fresh database, and compare the output blocks
     docs.py write MAJOR PAGE...        the same, but write the real output into the page's
                                        ```text blocks (how output blocks are made; never by hand)
+    docs.py suites [--write]           test/suites/README.md's index of the suites is the first
+                                       paragraph of each suite's header, as made (--write makes it)
     docs.py reference MAJOR [--write]  every member of the installed extension has a COMMENT and a
                                        row in docs/sql-reference.md's object index that says what the
                                        catalog says, and every row there is a member (or says from
@@ -277,6 +279,59 @@ def check():
         nlinks = check_links(page, src, blocks)
         if failed == before:
             ok(f"{page}: {nlinks} relative links resolve")
+
+
+# ---------------------------------------------------------------------------------------------
+# the suites' index (test/suites/README.md), made from the suites' own headers
+
+SUITES_README = "test/suites/README.md"
+SUITES_START = ("<!-- the index: made by `python3 test/lib/docs.py suites --write` from the first paragraph of each "
+                "suite's header comment; edit the headers, not this table -->")
+SUITES_END = "<!-- end of the index -->"
+
+
+def suite_summary(path):
+    """The first paragraph of a suite's header comment (after the #! line), as one line."""
+    para = []
+    for line in open(path, encoding="utf-8").read().split("\n")[1:]:
+        if not line.startswith("#"):
+            break
+        text = line[1:].strip()
+        if not text:
+            if para:
+                break
+            continue
+        if text.startswith("shellcheck "):
+            continue
+        para.append(text)
+    return " ".join(para)
+
+
+def suites_index():
+    rows = ["| suite | what it tests (the first paragraph of its header) |", "|---|---|"]
+    for path in sorted(glob.glob(os.path.join(ROOT, "test", "suites", "*.sh"))):
+        name = os.path.basename(path)
+        rows.append(f"| [`{name}`]({name}) | {cell(suite_summary(path)) or '(no header)'} |")
+    return "\n".join(rows)
+
+
+def suites(write=False):
+    path = os.path.join(ROOT, SUITES_README)
+    text = open(path, encoding="utf-8").read()
+    if SUITES_START not in text or SUITES_END not in text:
+        bad(f"{SUITES_README}: no index markers (the lines {SUITES_START!r} and {SUITES_END!r})")
+        return
+    head, rest = text.split(SUITES_START, 1)
+    _, tail = rest.split(SUITES_END, 1)
+    made = head + SUITES_START + "\n" + suites_index() + "\n" + SUITES_END + tail
+    n = len(glob.glob(os.path.join(ROOT, "test", "suites", "*.sh")))
+    if made == text:
+        ok(f"{SUITES_README}: the index of the {n} suites is their headers' first paragraphs")
+    elif write:
+        open(path, "w", encoding="utf-8").write(made)
+        ok(f"{SUITES_README}: index of the {n} suites written from their headers")
+    else:
+        bad(f"{SUITES_README}: the index differs from the suites' headers (python3 test/lib/docs.py suites --write)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -566,12 +621,15 @@ def reference(major, write=False):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("check", "run", "write", "reference", "ci"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("check", "run", "write", "reference", "ci", "suites"):
         print(__doc__, file=sys.stderr)
         return 2
     cmd = sys.argv[1]
     if cmd == "check":
         check()
+        suites()
+    elif cmd == "suites":
+        suites(write="--write" in sys.argv[2:])
     elif cmd == "ci":
         list_ci()
     elif cmd == "reference":

@@ -2,7 +2,8 @@
 # Executable documentation (docs/development.md, "Executable documentation"): README.md and
 # docs/*.md as the convention says.
 #
-#   - static (test/lib/docs.py check): every ```sql and ```sh block's info string uses only the
+#   - static (test/lib/docs.py check, which also checks that test/suites/README.md's index is the
+#     suites' headers' first paragraphs): every ```sql and ```sh block's info string uses only the
 #     convention's words; a `norun file=<path>` block is verbatim in <path> and some suite runs
 #     <path>; an `error` block has its output block; every relative link (file and #anchor) resolves;
 #   - the examples (test/lib/docs.py run): on a server of its own of the major under test
