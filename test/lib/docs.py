@@ -8,6 +8,8 @@
                                        each time in a fresh database, and compare the output blocks
     docs.py write MAJOR PAGE...        the same, but write the real output into the page's
                                        ```text blocks (how output blocks are made; never by hand)
+    docs.py paths                      every path of this repository that a tracked file names, in
+                                       its text or comments, exists (also part of check)
     docs.py suites [--write]           test/suites/README.md's index of the suites is the first
                                        paragraph of each suite's header, as made (--write makes it)
     docs.py reference MAJOR [--write]  every member of the installed extension has a COMMENT and a
@@ -279,6 +281,55 @@ def check():
         nlinks = check_links(page, src, blocks)
         if failed == before:
             ok(f"{page}: {nlinks} relative links resolve")
+
+
+# ---------------------------------------------------------------------------------------------
+# paths named anywhere: every reference to a file of this repository resolves
+
+# a path under one of the repository's top-level directories, as prose and comments write it
+PATH_REF = re.compile(r"(?<![\w./$-])((?:docs|src|test|scripts|bench|portable|clients|debian|sql|expected|\.ci)"
+                      r"/[\w.+/-]*[\w+/])")
+# a component that is a placeholder: one capital (update-to-V.sql, postgresql-N-ulid) or one letter
+PLACEHOLDER = re.compile(r"(^|[-_/])[A-Z]([-_.]|$)|/[a-z]\.\w+$")
+
+
+def paths():
+    """Every repository path that a tracked text file names exists: relative to the repository or
+    to the naming file's directory, or is a path git ignores (a build output). A path followed by
+    <, *, {, $ or - is a pattern (ulid--<v>.sql, docs/clients-*.md), and a src/ path whose
+    directory this tree lacks (src/backend/...) is PostgreSQL's or another project's."""
+    files = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True).stdout.split()
+    if not files:
+        ok("paths: not a git checkout, nothing to check")
+        return
+    missing = {}
+    named = 0
+    for f in files:
+        if f.startswith(("expected/", "test/fuzz/corpus/")) or not os.path.isfile(os.path.join(ROOT, f)):
+            continue
+        try:
+            text = open(os.path.join(ROOT, f), encoding="utf-8").read()
+        except (UnicodeDecodeError, OSError):
+            continue
+        for m in PATH_REF.finditer(text):
+            ref = m.group(1).rstrip(".")
+            if text[m.end():m.end() + 1] in "<*{$-" or PLACEHOLDER.search(ref):
+                continue
+            parts = ref.rstrip("/").split("/")
+            if parts[0] == "src" and "." not in parts[1] and not os.path.isdir(os.path.join(ROOT, "src", parts[1])):
+                continue  # src/backend/..., src/include/...: PostgreSQL's or another project's tree
+            named += 1
+            if any(os.path.exists(os.path.join(base, ref)) for base in (ROOT, os.path.join(ROOT, os.path.dirname(f)))):
+                continue
+            if subprocess.run(["git", "-C", ROOT, "check-ignore", "-q", "--no-index", ref.rstrip("/") + "/"]).returncode == 0 or \
+               subprocess.run(["git", "-C", ROOT, "check-ignore", "-q", "--no-index", ref]).returncode == 0:
+                continue
+            line = text.count("\n", 0, m.start()) + 1
+            missing.setdefault(ref, []).append(f"{f}:{line}")
+    for ref, where in sorted(missing.items()):
+        bad(f"{ref} does not exist (named in {', '.join(where[:5])}{' ...' if len(where) > 5 else ''})")
+    if not missing:
+        ok(f"paths: the {named} mentions of this repository's files in its tracked files all resolve")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -621,13 +672,16 @@ def reference(major, write=False):
 
 
 def main():
-    if len(sys.argv) < 2 or sys.argv[1] not in ("check", "run", "write", "reference", "ci", "suites"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("check", "run", "write", "reference", "ci", "suites", "paths"):
         print(__doc__, file=sys.stderr)
         return 2
     cmd = sys.argv[1]
     if cmd == "check":
         check()
         suites()
+        paths()
+    elif cmd == "paths":
+        paths()
     elif cmd == "suites":
         suites(write="--write" in sys.argv[2:])
     elif cmd == "ci":
