@@ -21,9 +21,11 @@
 # script of a later release ends with it once more, after that release's body.
 # Output goes to OUT.tmp, then is renamed to OUT.
 set -eu
+# bodies SRCDIR: the versions that have a body, oldest first
+bodies() { ls "$1"/src/sql/update-to-*.sql | sed 's/.*update-to-\(.*\)\.sql$/\1/' | sort -V; }
 if [ "$1" = --list ]; then
     before="0.1.0 0.2.0"
-    for v in $(ls "$2"/src/sql/update-to-*.sql | sed 's/.*update-to-\(.*\)\.sql$/\1/' | sort -V); do
+    for v in $(bodies "$2"); do
         if [ "$v" = 0.3.0 ]; then froms=0.2.1; else froms="$before"; fi
         for f in $froms; do echo "$f--$v"; done
         echo "$v--$v+refresh"
@@ -37,7 +39,7 @@ srcdir="$1"
 out="$2"
 name="$(basename "$out" .sql)"
 name="${name#ulid--}"
-bodies="$(ls "$srcdir"/src/sql/update-to-*.sql | sed 's/.*update-to-\(.*\)\.sql$/\1/' | sort -V)"
+bodies="$(bodies "$srcdir")"
 case "$name" in
 *+refresh--*)
     v="${name#*--}"

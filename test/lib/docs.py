@@ -358,9 +358,9 @@ def suite_summary(path):
     return " ".join(para)
 
 
-def suites_index():
+def suites_index(suite_paths):
     rows = ["| suite | what it tests (the first paragraph of its header) |", "|---|---|"]
-    for path in sorted(glob.glob(os.path.join(ROOT, "test", "suites", "*.sh"))):
+    for path in suite_paths:
         name = os.path.basename(path)
         rows.append(f"| [`{name}`]({name}) | {cell(suite_summary(path)) or '(no header)'} |")
     return "\n".join(rows)
@@ -374,8 +374,9 @@ def suites(write=False):
         return
     head, rest = text.split(SUITES_START, 1)
     _, tail = rest.split(SUITES_END, 1)
-    made = head + SUITES_START + "\n" + suites_index() + "\n" + SUITES_END + tail
-    n = len(glob.glob(os.path.join(ROOT, "test", "suites", "*.sh")))
+    suite_paths = sorted(glob.glob(os.path.join(ROOT, "test", "suites", "*.sh")))
+    made = head + SUITES_START + "\n" + suites_index(suite_paths) + "\n" + SUITES_END + tail
+    n = len(suite_paths)
     if made == text:
         ok(f"{SUITES_README}: the index of the {n} suites is their headers' first paragraphs")
     elif write:

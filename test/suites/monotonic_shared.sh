@@ -198,7 +198,8 @@ cluster_stop mono
 cluster_conf mono "shared_preload_libraries = ''"
 cluster_start mono
 check "not preloaded" "$(q "SHOW shared_preload_libraries")" ""
-if (($(q "SHOW server_version_num") >= 170000)); then
+server_num="$(q "SHOW server_version_num")"
+if ((server_num >= 170000)); then
     note "PostgreSQL $(q "SHOW server_version"): state in the dynamic shared memory registry"
     q "TRUNCATE ordered" >/dev/null
     check "registry witness: failed transactions" "$(pgbench_round "$WORK/round4.log" "$WORK/ordered.sql")" "0"
@@ -210,7 +211,7 @@ if (($(q "SHOW server_version_num") >= 170000)); then
     check "registry witness: duplicate ids" "$(q "SELECT count(*) - count(DISTINCT id) FROM ordered")" "0"
     check "registry witness: continues above the values before the restart" \
         "$(q "SELECT (SELECT min(id) FROM ordered) > '$after'::ulid")" "t"
-    if (($(q "SHOW server_version_num") >= 190000)); then # 19's view of the registry
+    if ((server_num >= 190000)); then # 19's view of the registry
         check "registry: pg_dsm_registry_allocations shows the segment, of its fixed size" \
             "$(q "SELECT type || ' ' || size FROM pg_dsm_registry_allocations WHERE name = 'ulid monotonic generator'")" "segment 4096"
     fi
