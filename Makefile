@@ -17,7 +17,7 @@ OBJS         = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 # pg_regress: one topic per file in sql/, expected output in expected/ (setup runs first).
 REGRESS      = setup io casts operators crosstype timestamp time_range btree hash brin brin_multi aggregates generators \
-               monotonic copy_binary input_valid copy_on_error extension
+               monotonic copy_binary input_valid copy_on_error public_ids extension
 REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 
 PG_CONFIG   ?= pg_config
@@ -56,6 +56,15 @@ PG_CPPFLAGS += -DULID_TEST_LAYOUT=$(ULID_TEST_LAYOUT)
 SHLIB_LINK  += -Wl,-Bsymbolic
 endif
 
+# make ULID_TEST_NO_OPENSSL=1: a test-only build that behaves as on a server built without OpenSSL
+# (ulid_encrypt() and ulid_decrypt() raise 0A000; src/pg/public_id.cpp), named
+# ulid_test_no_openssl.so and never installed, for test/suites/public_ids.sh.
+ifdef ULID_TEST_NO_OPENSSL
+MODULE_big   = ulid_test_no_openssl
+PG_CPPFLAGS += -DULID_TEST_NO_OPENSSL
+SHLIB_LINK  += -Wl,-Bsymbolic
+endif
+
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
@@ -75,7 +84,7 @@ $(OBJS) $(OBJS:.o=.bc): $(ULID_CORE_HDRS) $(wildcard src/pg/*.hpp src/pg/*.h)
 # make asks for another flavour, the stamp is rewritten and every object and .bc file is compiled
 # again, so a test-only build's code never reaches ulid.so or an installed .bc file, and objects
 # of another server's headers are never linked.
-ULID_FLAVOUR = $(if $(ULID_TEST_THROW),test-throw,$(if $(ULID_TEST_LAYOUT),test-layout-$(ULID_TEST_LAYOUT),normal)) $(bindir) $(VERSION)
+ULID_FLAVOUR = $(if $(ULID_TEST_THROW),test-throw,$(if $(ULID_TEST_LAYOUT),test-layout-$(ULID_TEST_LAYOUT),$(if $(ULID_TEST_NO_OPENSSL),test-no-openssl,normal))) $(bindir) $(VERSION)
 FLAVOUR_STAMP = .build-flavour
 EXTRA_CLEAN += $(FLAVOUR_STAMP)
 $(OBJS) $(OBJS:.o=.bc): $(FLAVOUR_STAMP)
@@ -83,11 +92,11 @@ $(OBJS) $(OBJS:.o=.bc): $(FLAVOUR_STAMP)
 $(FLAVOUR_STAMP): flavour-check
 	@if [ "$$(cat $@ 2>/dev/null)" != "$(ULID_FLAVOUR)" ]; then echo "$(ULID_FLAVOUR)" >$@; fi
 
-ifneq ($(ULID_TEST_THROW)$(ULID_TEST_LAYOUT),)
+ifneq ($(ULID_TEST_THROW)$(ULID_TEST_LAYOUT)$(ULID_TEST_NO_OPENSSL),)
 install: refuse-test-install
 .PHONY: refuse-test-install
 refuse-test-install:
-	@echo "make install: ULID_TEST_THROW / ULID_TEST_LAYOUT make test-only builds; they are never installed" >&2; exit 1
+	@echo "make install: ULID_TEST_THROW / ULID_TEST_LAYOUT / ULID_TEST_NO_OPENSSL make test-only builds; they are never installed" >&2; exit 1
 endif
 
 $(DATA_built): src/sql/assemble.sh $(wildcard src/sql/update-to-*.sql) ulid--0.2.1.sql

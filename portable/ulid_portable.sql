@@ -1,10 +1,11 @@
--- portable/ulid_portable.sql: ULIDs in plain SQL and PL/pgSQL, stored as uuid (PostgreSQL 13-18).
+-- portable/ulid_portable.sql: ULIDs in plain SQL and PL/pgSQL, stored as uuid (PostgreSQL 13 and later).
 --
 -- For servers that cannot load the native ulid extension (managed services). Install with
 --     psql -v ON_ERROR_STOP=1 -f portable/ulid_portable.sql
 -- (or paste it into any SQL console) as a role with CREATE on the database; it needs no
--- superuser, no C and no other extension. Everything lives in the schema ulid_portable, so it never
--- collides with the native extension, and it can be run again to update the functions.
+-- superuser, no C and no other extension (ulid_encrypt and ulid_decrypt use pgcrypto if it is
+-- there). Everything lives in the schema ulid_portable, so it never collides with the native
+-- extension, and it can be run again to update the functions.
 --
 -- A ULID is kept in a uuid column: the same 16 bytes the native type holds (48-bit Unix
 -- milliseconds, then 80 bits of entropy, big-endian), so `ALTER TABLE ... ALTER COLUMN id TYPE ulid`
@@ -17,6 +18,8 @@
 --   ulid_encode(uuid) -> text           26 uppercase Crockford Base32 characters    (IMMUTABLE)
 --   ulid_decode(text) -> uuid           case-insensitive, I/L -> 1, O -> 0; 22P02   (IMMUTABLE)
 --   ulid_to_timestamp(uuid) -> timestamptz, ulid_min(timestamptz), ulid_max(timestamptz) (IMMUTABLE)
+--   ulid_encrypt(uuid, key bytea) -> uuid, ulid_decrypt(uuid, key bytea) -> uuid   public ids: AES
+--                                       of the 16 bytes through pgcrypto, if installed (STABLE)
 --
 -- gen_ulid() keeps its per-session state (the last value) in two temporary sequences,
 -- pg_temp.ulid_portable_hi and pg_temp.ulid_portable_lo, written with setval(). Sequences are not
@@ -426,6 +429,79 @@ COMMENT ON FUNCTION ulid_portable.ulid_encode(pg_catalog.uuid) IS
     'the 26-character Crockford Base32 form of a ULID held in a uuid (uppercase)';
 COMMENT ON FUNCTION ulid_portable.ulid_decode(pg_catalog.text) IS
     'a 26-character ULID string as uuid: case-insensitive, I/L read as 1 and O as 0; 22P02 otherwise';
+
+-- ---------------------------------------------------------------------------------------------
+-- Public ids: AES of the 16 bytes through pgcrypto
+-- ---------------------------------------------------------------------------------------------
+
+-- One AES (FIPS-197) block: pgcrypto's encrypt()/decrypt(data, key, 'aes-ecb/pad:none') on 16
+-- bytes, byte for byte what the native ulid_encrypt()/ulid_decrypt() compute with OpenSSL.
+-- pgcrypto picks AES-128, -192 or -256 by the key's length and zero-pads or truncates any other
+-- length, so the length is checked here first (16 or 32, else 22023 as natively). pgcrypto's
+-- schema differs between servers (public, extensions, ...): its function is found at each call as a
+-- member of the extension pgcrypto (pg_depend) in that extension's schema, written in C, with
+-- exactly the signature (bytea, bytea, text), never through search_path, so a pgcrypto created or
+-- moved later is found and a function of that name outside it never is. Without pgcrypto: 0A000
+-- naming it. STABLE, not IMMUTABLE as natively: the result depends on what the catalog holds (no
+-- pgcrypto, no result), and no index should hold an expression over it (nor its key).
+CREATE OR REPLACE FUNCTION ulid_portable.aes_block(block pg_catalog.bytea, key pg_catalog.bytea, inverse pg_catalog.bool)
+RETURNS pg_catalog.bytea
+LANGUAGE plpgsql STABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+DECLARE
+    fn pg_catalog.text;
+    found pg_catalog.int8;
+    result pg_catalog.bytea;
+BEGIN
+    IF pg_catalog.octet_length(key) OPERATOR(pg_catalog.<>) 16 AND pg_catalog.octet_length(key) OPERATOR(pg_catalog.<>) 32 THEN
+        RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'ulid key must be 16 or 32 bytes',
+            DETAIL = pg_catalog.format(CASE WHEN pg_catalog.octet_length(key) OPERATOR(pg_catalog.=) 1
+                                            THEN 'The key given is %s byte.' ELSE 'The key given is %s bytes.' END,
+                                       pg_catalog.octet_length(key)),
+            HINT = 'Use 16 bytes for AES-128 or 32 for AES-256, for instance gen_random_bytes(32) of pgcrypto, kept as bytea.';
+    END IF;
+    -- a member of pgcrypto, in pgcrypto's own schema, written in C (which only a superuser can
+    -- create: the owner of a trusted pgcrypto may be an ordinary role that adds functions of its
+    -- own to the extension), with exactly that signature; anything but one such function is refused
+    SELECT pg_catalog.min(pg_catalog.format('%I.%I', n.nspname, p.proname)), pg_catalog.count(*) INTO fn, found
+    FROM pg_catalog.pg_extension e
+    JOIN pg_catalog.pg_depend d ON d.refobjid OPERATOR(pg_catalog.=) e.oid
+    JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) d.objid
+    JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) p.pronamespace
+    JOIN pg_catalog.pg_language l ON l.oid OPERATOR(pg_catalog.=) p.prolang
+    WHERE e.extname OPERATOR(pg_catalog.=) 'pgcrypto'
+      AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+      AND d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+      AND d.deptype OPERATOR(pg_catalog.=) 'e'
+      AND p.pronamespace OPERATOR(pg_catalog.=) e.extnamespace
+      AND l.lanname OPERATOR(pg_catalog.=) 'c'
+      AND p.proname OPERATOR(pg_catalog.=) CASE WHEN inverse THEN 'decrypt' ELSE 'encrypt' END
+      AND p.proargtypes OPERATOR(pg_catalog.=) '17 17 25'::pg_catalog.oidvector;
+    IF found OPERATOR(pg_catalog.<>) 1 THEN
+        RAISE EXCEPTION USING ERRCODE = '0A000',
+            MESSAGE = 'ulid_portable.ulid_encrypt() and ulid_decrypt() need the extension pgcrypto',
+            DETAIL = 'No extension pgcrypto with encrypt(bytea, bytea, text) and decrypt(bytea, bytea, text) is installed in this database.',
+            HINT = 'CREATE EXTENSION pgcrypto (in any schema); the other functions of ulid_portable work without it.';
+    END IF;
+    EXECUTE pg_catalog.format('SELECT %s($1, $2, $3)', fn) INTO result
+        USING block, key, 'aes-ecb/pad:none'::pg_catalog.text;
+    RETURN result;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION ulid_portable.ulid_encrypt(id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
+LANGUAGE sql STABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+    SELECT pg_catalog.encode(ulid_portable.aes_block(pg_catalog.uuid_send(id), key, false), 'hex')::pg_catalog.uuid
+$fn$;
+
+CREATE OR REPLACE FUNCTION ulid_portable.ulid_decrypt(public_id pg_catalog.uuid, key pg_catalog.bytea) RETURNS pg_catalog.uuid
+LANGUAGE sql STABLE STRICT PARALLEL SAFE SECURITY INVOKER AS $fn$
+    SELECT pg_catalog.encode(ulid_portable.aes_block(pg_catalog.uuid_send(public_id), key, true), 'hex')::pg_catalog.uuid
+$fn$;
+
+COMMENT ON FUNCTION ulid_portable.ulid_encrypt(pg_catalog.uuid, pg_catalog.bytea) IS
+    'public id of an id: AES of its 16 bytes with a 16- or 32-byte key (pgcrypto), as the native ulid_encrypt';
+COMMENT ON FUNCTION ulid_portable.ulid_decrypt(pg_catalog.uuid, pg_catalog.bytea) IS
+    'id of a public id: the inverse of ulid_portable.ulid_encrypt with the same key';
 
 -- Before COMMIT: every object in the schema must be the installing role's own. An object of another
 -- role that was there before (CREATE OR REPLACE FUNCTION kept its owner) or was planted while this

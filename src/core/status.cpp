@@ -16,6 +16,9 @@ const char *status_name(Status s) noexcept
     case Status::time_out_of_range: return "time_out_of_range";
     case Status::entropy_overflow: return "entropy_overflow";
     case Status::random_failure: return "random_failure";
+    case Status::bad_key_length: return "bad_key_length";
+    case Status::cipher_unavailable: return "cipher_unavailable";
+    case Status::cipher_failure: return "cipher_failure";
     }
     return "unknown";
 }

@@ -14,6 +14,9 @@ enum class Status : std::uint8_t {
     time_out_of_range,  // before 1970, after 2^48-1 ms, or infinite     -> 22008
     entropy_overflow,   // monotonic increment ran past 80 bits          -> 54000
     random_failure,     // the random source failed                      -> XX000
+    bad_key_length,     // an AES key that is not 16 or 32 bytes         -> 22023
+    cipher_unavailable, // the process has no OpenSSL to run AES with    -> 0A000
+    cipher_failure,     // OpenSSL failed to set up or run the cipher     -> XX000
 };
 
 // A short, stable name for logs and test failure messages.

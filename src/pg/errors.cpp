@@ -5,6 +5,10 @@
 
 #include "core/time_range.hpp"
 
+extern "C" {
+#include "utils/guc.h"
+}
+
 namespace ulid::pg {
 
 namespace {
@@ -37,6 +41,11 @@ void raise_status(Status status)
     case Status::random_failure:
         ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not generate random values"));
         break;
+    case Status::cipher_failure:
+        ereport(ERROR, errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not run AES through OpenSSL"));
+        break;
+    case Status::bad_key_length:
+    case Status::cipher_unavailable:
     case Status::bad_binary_length:
     case Status::bad_length:
     case Status::bad_character:
@@ -181,6 +190,43 @@ void raise_shared_attach_failed(const char *message, unsigned ours)
             errdetail("Attaching it failed: %s. A version of the ulid library before 0.2.1 makes a "
                       "state of another size; this library uses state layout %u.", message, ours),
             errhint("%s", kRestartHint));
+}
+
+void raise_bad_key_length(int length)
+{
+    ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("ulid key must be 16 or 32 bytes"),
+            errdetail_plural("The key given is %d byte.", "The key given is %d bytes.", length, length),
+            errhint("Use 16 bytes for AES-128 or 32 for AES-256, for instance gen_random_bytes(32) of pgcrypto, "
+                    "kept as bytea."));
+}
+
+void raise_cipher_unavailable(bool built_with_openssl)
+{
+    ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+            errmsg("ulid_encrypt() and ulid_decrypt() need OpenSSL"),
+            built_with_openssl ? errdetail("The server process has no OpenSSL cipher functions.")
+                               : errdetail("This server was built without OpenSSL."));
+}
+
+void raise_public_id_key_not_preloaded()
+{
+    ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+            errmsg("the server-held key needs ulid in shared_preload_libraries"),
+            errdetail("Until the library is loaded, ulid.public_id_key is a placeholder setting that every role can read."),
+            errhint("Add ulid to shared_preload_libraries and restart the server (also after installing a new "
+                    "version of the library), or pass the key as an argument."));
+}
+
+void raise_public_id_key_not_set()
+{
+    ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE), errmsg("ulid.public_id_key is not set"),
+            errhint("Set it in postgresql.conf (or a file it includes, readable by the server only) and restart the server."));
+}
+
+void report_bad_public_id_key()
+{
+    GUC_check_errmsg("invalid value for parameter \"ulid.public_id_key\" (the value is not shown)");
+    GUC_check_errdetail("The key is 32 hexadecimal digits (AES-128) or 64 (AES-256), and nothing else.");
 }
 
 } // namespace ulid::pg

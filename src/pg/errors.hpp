@@ -42,4 +42,15 @@ void report_decode_error(const DecodeError &error, const char *text, Node *escon
 // The operator argument of ulid_time_lower()/ulid_time_upper() is not =, <, <=, > or >= (22023).
 [[noreturn]] void raise_bad_time_bound_operator(const char *text, int length);
 
+// ulid_encrypt()/ulid_decrypt(): a key that is not 16 or 32 bytes (22023, naming its length); no
+// OpenSSL (0A000: the server was built without it, or it is not found in the process); the
+// one-argument forms without the library in shared_preload_libraries or without a key set (55000).
+[[noreturn]] void raise_bad_key_length(int length);
+[[noreturn]] void raise_cipher_unavailable(bool built_with_openssl);
+[[noreturn]] void raise_public_id_key_not_preloaded();
+[[noreturn]] void raise_public_id_key_not_set();
+// Inside ulid.public_id_key's check hook, for a value it rejects: words the message without the
+// value (PostgreSQL's default message would print it); the hook then returns false.
+void report_bad_public_id_key();
+
 } // namespace ulid::pg

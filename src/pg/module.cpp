@@ -7,6 +7,7 @@ extern "C" {
 
 #include "backend_random.hpp"
 #include "errors.hpp"
+#include "public_id.hpp"
 #include "shared_state.hpp"
 
 extern "C" {
@@ -18,13 +19,15 @@ PG_MODULE_MAGIC;
 
 void _PG_init(void);
 
-// Registers the fork handler (src/pg/backend_random.hpp) and, when preloaded, shared memory.
+// Registers the fork handler (src/pg/backend_random.hpp), defines ulid.public_id_key
+// (src/pg/public_id.cpp) and, when preloaded, requests shared memory.
 // Draws no randomness and fills no buffer: in the postmaster anything drawn here would be
 // inherited by every backend. A library whose handler cannot be registered refuses to load.
 void _PG_init(void)
 {
     if (!ulid::pg::register_fork_handler())
         ulid::pg::raise_fork_handler_failed();
+    ulid::pg::define_public_id_key(process_shared_preload_libraries_in_progress);
     if (process_shared_preload_libraries_in_progress)
         ulid::pg::request_shared_state();
 }

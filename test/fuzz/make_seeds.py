@@ -197,9 +197,21 @@ def generator_seeds():
     write(t, "ones_64", b"\xff" * 64)
 
 
+def public_id_seeds():
+    t = "fuzz_public_id"
+    plain = bytes.fromhex("00112233445566778899aabbccddeeff")
+    write(t, "fips_c1_aes128", bytes([16]) + bytes(range(16)) + plain)
+    write(t, "fips_c3_aes256", bytes([32]) + bytes(range(32)) + plain + b"\xff" * 16)
+    write(t, "bad_length_24", bytes([24]) + bytes(24) + plain)
+    write(t, "empty_key", bytes([0]) + plain)
+    write(t, "hex_key_128", "000102030405060708090a0b0c0d0E0F")
+    write(t, "hex_key_256", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f")
+    write(t, "hex_bad_digit", "000102030405060708090a0b0c0d0e0g")
+
+
 def main():
     for target, make in (("fuzz_decode", decode_seeds), ("fuzz_binary", binary_seeds),
-                         ("fuzz_generator", generator_seeds)):
+                         ("fuzz_generator", generator_seeds), ("fuzz_public_id", public_id_seeds)):
         d = os.path.join(HERE, "corpus", target)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)

@@ -8,7 +8,7 @@
 #     <path>; an `error` block has its output block; every relative link (file and #anchor) resolves;
 #   - the examples (test/lib/docs.py run): on a server of its own of the major under test
 #     (shared_preload_libraries = 'ulid', as docs/monotonicity.md asks for gen_monotonic_ulid() on
-#     13-16; TimeZone UTC), each page's runnable sql blocks run in order, twice, each time in a
+#     13-16; TimeZone UTC; ulid.public_id_key, the key of docs/public-ids.md's examples), each page's runnable sql blocks run in order, twice, each time in a
 #     fresh empty database, through psql -X -q: a block fails on any error unless marked `error`
 #     (then it must fail), and a ```text block after it must be its output — values that differ
 #     between the two runs (generated ids, times, numbers) match any value of their shape, timings
@@ -48,7 +48,8 @@ docs_py check
 echo
 echo "# the examples"
 must "create a server" cluster_init docs --no-sync
-cluster_conf docs "shared_preload_libraries = 'ulid'" "timezone = 'UTC'"
+# the key of docs/public-ids.md's examples, which shows the server-held form with it
+cluster_conf docs "shared_preload_libraries = 'ulid'" "timezone = 'UTC'" "ulid.public_id_key = '5a0f8d3e2b6c41a79e1d0c3b4a596877'"
 must "start it with shared_preload_libraries = 'ulid' and TimeZone UTC" cluster_start docs
 MAJOR="$(cluster_psql docs -d postgres -Atc "SELECT current_setting('server_version_num')::int / 10000")"
 note "$(cluster_psql docs -d postgres -Atc 'SELECT version()')"

@@ -12,6 +12,11 @@
 #     transaction), ROLLBACK TO SAVEPOINT, errors, exception blocks, DISCARD TEMP/SEQUENCES/ALL; the
 #     80-bit carry, the 2^63 step and the overflow (54000, native wording, state unchanged) from
 #     planted states; unique and per-session increasing across 8 concurrent pgbench clients;
+#   - public ids: without pgcrypto, ulid_encrypt/ulid_decrypt raise 0A000 naming it and the rest
+#     works; with pgcrypto in a schema of its own, FIPS-197's AES-128 and AES-256 vectors from both
+#     editions, 10,000 random ids x keys byte-identical to the native functions (both directions),
+#     round trips, a wrong key, keys of bad lengths (the native 22023), NULLs; a look-alike
+#     encrypt() first on the path is not called; pgcrypto moved to another schema is found;
 #   - a search_path whose first schema plants look-alikes of every pg_catalog function and operator
 #     the file names: none is ever called.
 # Runs in the throwaway cluster of scripts/test (PG* environment, a superuser). About 30 s.
@@ -30,6 +35,7 @@ WORK="$(mktemp -d -t ulid-portable.XXXXXX)"
 chmod 755 "$WORK"
 cleanup() {
     psql -X -q -d "$DB" -c "DROP SCHEMA IF EXISTS ulid_portable CASCADE; DROP SCHEMA IF EXISTS evil CASCADE" >/dev/null 2>&1
+    psql -X -q -d "$DB" -c "DROP EXTENSION IF EXISTS pgcrypto; DROP SCHEMA IF EXISTS crypto_$$; DROP SCHEMA IF EXISTS crypto2_$$" >/dev/null 2>&1
     psql -X -q -d "$DB" -c "DROP OWNED BY $INSTALLER, $APP; DROP ROLE IF EXISTS $INSTALLER; DROP ROLE IF EXISTS $APP" >/dev/null 2>&1
     rm -rf "$WORK"
 }
@@ -410,6 +416,76 @@ expect "rows out of order within a session" \
     "$(q "SELECT count(*) FROM (SELECT id <= lag(id) OVER (PARTITION BY pid ORDER BY n) AS back FROM gen_log) s WHERE back")" -eq 0
 
 # ---------------------------------------------------------------------------------------------
+echo "# public ids: ulid_encrypt/ulid_decrypt through pgcrypto, byte-identical to the native ones"
+expect_contains "without pgcrypto: 0A000 naming it (the rest of the edition is installed and works)" \
+    "$(q "SELECT err(\$q\$SELECT ulid_portable.ulid_encrypt(gen_random_uuid(), '\\x000102030405060708090a0b0c0d0e0f')\$q\$),
+                 ulid_portable.ulid_decode(ulid_portable.ulid_encode('$(q "SELECT gen_random_uuid()")')) IS NOT NULL")" \
+    "0A000 | ulid_portable.ulid_encrypt() and ulid_decrypt() need the extension pgcrypto"
+# pgcrypto in a schema of its own, not on anybody's search_path (as one managed service does)
+must "pgcrypto in schema crypto_$$, USAGE granted to the application role" q "CREATE SCHEMA crypto_$$; CREATE EXTENSION pgcrypto SCHEMA crypto_$$; GRANT USAGE ON SCHEMA crypto_$$ TO $APP"
+FIPS_PLAIN="00112233-4455-6677-8899-aabbccddeeff"
+K128='\x000102030405060708090a0b0c0d0e0f'
+K256='\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f'
+expect_str "FIPS-197 C.1 (AES-128) and C.3 (AES-256) from the portable edition, as the application role" \
+    "$(as_role "$APP" -c "SELECT ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K128'), ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K256'),
+                                 ulid_portable.ulid_decrypt('69c4e0d8-6a7b-0430-d8cd-b78070b4c55a', '$K128'),
+                                 ulid_portable.ulid_decrypt('8ea2b7ca-5167-45bf-eafc-49904b496089', '$K256')")" \
+    "69c4e0d8-6a7b-0430-d8cd-b78070b4c55a|8ea2b7ca-5167-45bf-eafc-49904b496089|$FIPS_PLAIN|$FIPS_PLAIN"
+expect_str "FIPS-197 C.1 and C.3 from the native extension" \
+    "$(q "SELECT ulid_encrypt('$FIPS_PLAIN'::uuid::ulid, '$K128')::uuid, ulid_encrypt('$FIPS_PLAIN'::uuid::ulid, '$K256')::uuid")" \
+    "69c4e0d8-6a7b-0430-d8cd-b78070b4c55a|8ea2b7ca-5167-45bf-eafc-49904b496089"
+must "10,000 random ids and keys (half AES-128, half AES-256)" q "
+    CREATE TABLE aes_cases AS
+    SELECT i, gen_random_uuid() AS id, crypto_$$.gen_random_bytes(CASE WHEN i % 2 = 0 THEN 16 ELSE 32 END) AS k
+    FROM generate_series(1, 10000) i"
+expect_str "native and portable differ (encrypt, decrypt of random blocks), round trips failed, keys of each length" \
+    "$(q "SELECT count(*) FILTER (WHERE ulid_portable.ulid_encrypt(id, k) IS DISTINCT FROM ulid_encrypt(id::ulid, k)::uuid)
+                 || ' ' || count(*) FILTER (WHERE ulid_portable.ulid_decrypt(id, k) IS DISTINCT FROM ulid_decrypt(id::ulid, k)::uuid)
+                 || ' ' || count(*) FILTER (WHERE ulid_portable.ulid_decrypt(ulid_portable.ulid_encrypt(id, k), k) IS DISTINCT FROM id)
+                 || ' ' || count(*) FILTER (WHERE length(k) = 16) || ' ' || count(*) FILTER (WHERE length(k) = 32)
+          FROM aes_cases")" "0 0 0 5000 5000"
+expect_str "a wrong key (one bit off) gives another id, in both editions alike" \
+    "$(q "SELECT count(*) FILTER (WHERE ulid_portable.ulid_decrypt(ulid_portable.ulid_encrypt(id, k), set_byte(k, 0, get_byte(k, 0) # 1)) = id)
+                 || ' ' || count(*) FILTER (WHERE ulid_portable.ulid_decrypt(id, set_byte(k, 0, get_byte(k, 0) # 1))
+                                               IS DISTINCT FROM ulid_decrypt(id::ulid, set_byte(k, 0, get_byte(k, 0) # 1))::uuid)
+          FROM aes_cases WHERE i <= 1000")" "0 0"
+expect_str "keys of 0, 1, 15, 17, 24, 31, 33 and 64 bytes: the native error (22023, message and DETAIL) in both" \
+    "$(q "SELECT count(*) FILTER (WHERE err(format('SELECT ulid_portable.ulid_encrypt(gen_random_uuid(), %L::bytea)', k))
+                                   IS DISTINCT FROM err(format('SELECT ulid_encrypt(gen_random_ulid(), %L::bytea)', k)))
+                 || ' ' || count(*) FILTER (WHERE err(format('SELECT ulid_portable.ulid_decrypt(gen_random_uuid(), %L::bytea)', k))
+                                   LIKE '22023 | ulid key must be 16 or 32 bytes | The key given is % byte%')
+          FROM (SELECT ('\\x' || repeat('ab', n))::bytea AS k FROM unnest(ARRAY[0, 1, 15, 17, 24, 31, 33, 64]) n) s")" "0 8"
+expect_str "NULL id, NULL key: NULL (STRICT), in both" \
+    "$(q "SELECT ulid_portable.ulid_encrypt(NULL, '$K128') IS NULL, ulid_portable.ulid_decrypt('$FIPS_PLAIN', NULL) IS NULL,
+                 ulid_encrypt(NULL, '$K128'::bytea) IS NULL, ulid_decrypt('$FIPS_PLAIN'::uuid::ulid, NULL) IS NULL")" "t|t|t|t"
+expect_str "public functions: ulid_encrypt and ulid_decrypt are STABLE (they read the catalog), STRICT, PARALLEL SAFE" \
+    "$(q "SELECT string_agg(p.oid::regprocedure || ' ' || provolatile::text || proisstrict::int || proparallel::text, ', ' ORDER BY 1)
+          FROM pg_proc p WHERE pronamespace = 'ulid_portable'::regnamespace AND proname IN ('ulid_encrypt', 'ulid_decrypt')")" \
+    "ulid_portable.ulid_decrypt(uuid,bytea) s1s, ulid_portable.ulid_encrypt(uuid,bytea) s1s"
+# an encrypt(bytea, bytea, text) that is not pgcrypto's, first on the path: never called
+must "a look-alike encrypt() and decrypt() in schema public" q "
+    CREATE FUNCTION public.encrypt(bytea, bytea, text) RETURNS bytea LANGUAGE sql AS \$\$ SELECT '\\x00'::bytea \$\$;
+    CREATE FUNCTION public.decrypt(bytea, bytea, text) RETURNS bytea LANGUAGE sql AS \$\$ SELECT '\\x00'::bytea \$\$"
+expect_str "... with it first on the search_path, the portable edition still uses pgcrypto's" \
+    "$(PGOPTIONS="-c search_path=public,crypto_$$" q "SELECT ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K128')")" \
+    "69c4e0d8-6a7b-0430-d8cd-b78070b4c55a"
+# pgcrypto's owner (an ordinary role where pgcrypto is trusted) adds a function of its own to the
+# extension: not in pgcrypto's schema, and not C: never called
+must "a look-alike made a member of pgcrypto (ALTER EXTENSION ... ADD FUNCTION)" q "
+    CREATE SCHEMA aaa_$$;
+    CREATE TABLE aaa_$$.calls (n int);
+    CREATE FUNCTION aaa_$$.encrypt(bytea, bytea, text) RETURNS bytea LANGUAGE plpgsql AS \$\$
+        BEGIN INSERT INTO aaa_$$.calls VALUES (1); RETURN '\\x00'::bytea; END \$\$;
+    ALTER EXTENSION pgcrypto ADD FUNCTION aaa_$$.encrypt(bytea, bytea, text)"
+expect_str "... the portable edition still uses pgcrypto's own, and the member is never called" \
+    "$(q "SELECT ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K128'), (SELECT count(*) FROM aaa_$$.calls)")" \
+    "69c4e0d8-6a7b-0430-d8cd-b78070b4c55a|0"
+must "take it out again" q "ALTER EXTENSION pgcrypto DROP FUNCTION aaa_$$.encrypt(bytea, bytea, text); DROP SCHEMA aaa_$$ CASCADE"
+must "drop the look-alikes" q "DROP FUNCTION public.encrypt(bytea, bytea, text), public.decrypt(bytea, bytea, text)"
+must "pgcrypto moved to another schema (ALTER EXTENSION SET SCHEMA)" q "CREATE SCHEMA crypto2_$$; ALTER EXTENSION pgcrypto SET SCHEMA crypto2_$$"
+expect_str "... is found there" "$(q "SELECT ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K256')")" "8ea2b7ca-5167-45bf-eafc-49904b496089"
+
+# ---------------------------------------------------------------------------------------------
 echo "# a hostile search_path: look-alikes of every pg_catalog function and operator the file names"
 mapfile -t fnames < <(grep -o 'pg_catalog\.[a-z_0-9]*(' "$PORTABLE" | sed 's/pg_catalog\.//; s/($//' | sort -u)
 mapfile -t opnames < <(grep -o 'OPERATOR(pg_catalog\.[^)]*)' "$PORTABLE" | sed 's/OPERATOR(pg_catalog\.//; s/)$//' | sort -u)
@@ -464,7 +540,8 @@ hostile="$(PGOPTIONS='-c search_path=evil,pg_catalog,public -c TimeZone=UTC' psq
     -c "SELECT ulid_portable.gen_ulid() FROM generate_series(1, 3)" -c "SELECT ulid_portable.gen_random_ulid()" \
     -c "SELECT ulid_portable.ulid_decode('8ZZZZZZZZZZZZZZZZZZZZZZZZZ')" \
     -c "SELECT ulid_portable.ulid_decode('000000000000000000000000é')" -c "SELECT ulid_portable.ulid_decode('')" \
-    -c "SELECT ulid_portable.ulid_min('infinity')" -c "SELECT ulid_portable.ulid_max('20000-01-01')" 2>&1)"
+    -c "SELECT ulid_portable.ulid_min('infinity')" -c "SELECT ulid_portable.ulid_max('20000-01-01')" \
+    -c "SELECT ulid_portable.ulid_decrypt(ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K256'), '$K256')" 2>&1)"
 mapfile -t hl <<<"$hostile"
 expect_str "every function works under it: encode, decode, timestamps, bounds, gen_ulid(ts)" "${hl[0]}" \
     "$(PGOPTIONS='-c TimeZone=UTC' q "SELECT '$U'::uuid::ulid::text, '$U'::uuid, ulid_to_timestamp('$U'::uuid::ulid), ulid_min('$T')::uuid, ulid_max('$T')::uuid,
@@ -474,6 +551,7 @@ expect_str "gen_ulid() increasing and gen_random_ulid() under it (first calls of
 expect "errors under it are the native ones (messages)" \
     "$(grep -c '^ERROR:  invalid input syntax for type ulid\|^ERROR:  timestamp out of range for ulid' <<<"$hostile")" -eq 5
 expect_contains "error details under it" "$hostile" "Byte 0xC3 at position 25 is not in the Crockford Base32 alphabet."
+expect_str "ulid_encrypt and ulid_decrypt under it (through pgcrypto)" "${hl[-1]}" "$FIPS_PLAIN"
 expect_str "look-alikes called" "$(q "SELECT count(*) || ' ' || coalesce(string_agg(DISTINCT what, ','), '') FROM evil.calls")" "0 "
 
 checks_summary

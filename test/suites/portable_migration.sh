@@ -86,7 +86,7 @@ expect "keys in increasing order of insertion (one session's gen_ulid())" \
 out="$(psql -X -q -v ON_ERROR_STOP=1 -d "$DB" -f "$RECIPES/portable_drop.sql" 2>&1)"
 expect_contains "portable_drop.sql refuses while a default uses the schema" "$out" \
     "default value for column id of table customers depends on function ulid_portable.gen_ulid()"
-expect "... and drops nothing" "$(q "SELECT count(*) FROM pg_proc WHERE pronamespace = 'ulid_portable'::regnamespace")" -eq 14
+expect "... and drops nothing" "$(q "SELECT count(*) FROM pg_proc WHERE pronamespace = 'ulid_portable'::regnamespace")" -eq 17
 must "CREATE EXTENSION ulid" q "CREATE EXTENSION IF NOT EXISTS ulid"
 must "migrate_uuid_to_ulid.sql runs" recipe "$DB" migrate_uuid_to_ulid.sql
 expect_str "column types customers.id, orders.id, orders.customer_id" "$(types "$DB")" "ulid,ulid,ulid"

@@ -10,7 +10,7 @@
 #   - the archive holds install.sh, README, LICENSE and, under pkglibdir/ and sharedir/, the same
 #     files `make install` installs;
 #   - what pkglibdir/ulid.so needs at run time: nothing but libstdc++.so.6, libm, libgcc_s and libc
-#     (objdump -p), all found (ldd), no RPATH/RUNPATH, and no symbol version newer than GLIBC_2.17,
+#     (objdump -p; OpenSSL's EVP functions are weak, unversioned references), all found (ldd), no RPATH/RUNPATH, and no symbol version newer than GLIBC_2.17,
 #     GLIBCXX_3.4 and CXXABI_1.3 (objdump -T): the floors docs/install.md states (checked too);
 #   - a cluster of the copy creates the extension at default_version, its backend maps ulid.so from
 #     the copy's directory and from nowhere else, and the whole regression suite passes (the copy's
@@ -140,6 +140,10 @@ for lib in $needed; do
     case "$lib" in libstdc++.so.6 | libm.so.6 | libgcc_s.so.1 | libc.so.6) ;; *) extra+=" $lib" ;; esac
 done
 expect_str "it needs nothing but libstdc++.so.6, libm.so.6, libgcc_s.so.1 and libc.so.6" "$extra" ""
+# ulid_encrypt/ulid_decrypt use the server's OpenSSL: weak references without a symbol version,
+# bound to whichever libcrypto (1.1 or 3) the server process has, and none at all where it has none
+expect_str "OpenSSL's EVP functions: 9 weak references, none with a symbol version (no libcrypto needed)" \
+    "$(nm -D "$SO" | awk '$1 == "w" && $2 ~ /^EVP_/' | wc -l) $(nm -D "$SO" | grep -c 'EVP_.*@' || true)" "9 0"
 expect_str "no RPATH or RUNPATH (nothing points into the build server)" "$(objdump -p "$SO" | grep -E 'R(UN)?PATH')" ""
 expect_lacks "ldd finds every library" "$(ldd "$SO" 2>&1)" "not found"
 top() { objdump -T "$SO" | grep -oE "\($1_[0-9.]+\)" | tr -d '()' | sed "s/^$1_//" | sort -uV | tail -n 1; }

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Test-only builds never reach an installed library. `make ULID_TEST_THROW=1` (ulid_test_throw.so,
-# with functions that throw and fork on demand) and `make ULID_TEST_LAYOUT=N` (a shared-memory
-# layout that is not ours) compile the same sources with other flags; the Makefile records what the
+# with functions that throw and fork on demand), `make ULID_TEST_LAYOUT=N` (a shared-memory
+# layout that is not ours) and `make ULID_TEST_NO_OPENSSL=1` (AES as on a server without OpenSSL)
+# compile the same sources with other flags; the Makefile records what the
 # objects in a tree were made for (.build-flavour) and compiles again when that changes. In a
 # scratch copy of the tree, as a developer who ran a suite would:
 #   make clean; make ULID_TEST_THROW=1 && make && make install DESTDIR=d1
 #   make clean; make ULID_TEST_LAYOUT=99 && make && make install DESTDIR=d2
-# then: neither installed ulid.so exports a test function, no installed JIT bitcode file (.bc,
-# where the server was built with LLVM) names one, d1 and d2 install the same bytes (the layout
-# build left nothing in d2), and the test builds' own install is refused. With the Makefile before
+#   make clean; make ULID_TEST_NO_OPENSSL=1 && make && make install DESTDIR=d3
+# then: no installed ulid.so exports a test function, no installed JIT bitcode file (.bc, where
+# the server was built with LLVM) names one, d1, d2 and d3 install the same bytes (the layout and
+# no-OpenSSL builds left nothing), and the test builds' own install is refused. With the Makefile before
 # the flavour stamp, d1's ulid.so and 2 of its bitcode files held the test functions, d2's the layout
 # of 99 (4 checks failed).
 #
@@ -39,7 +41,7 @@ note "server $("$PG_CONFIG" --version); with_llvm=${llvm:-?}"
 # installed DESTDIR: what make install put there of ours (the library and its bitcode)
 installed() { find "$1" -type f \( -name 'ulid.so' -o -name '*.bc' -o -name '*.index.bc' \) | sort; }
 
-for variant in "ULID_TEST_THROW=1 d1" "ULID_TEST_LAYOUT=99 d2"; do
+for variant in "ULID_TEST_THROW=1 d1" "ULID_TEST_LAYOUT=99 d2" "ULID_TEST_NO_OPENSSL=1 d3"; do
     read -r flag dest <<<"$variant"
     must "make clean" mk clean
     must "make $flag" mk "$flag"
@@ -62,15 +64,18 @@ for variant in "ULID_TEST_THROW=1 d1" "ULID_TEST_LAYOUT=99 d2"; do
     expect "$dest ($flag first): installed bitcode files naming a test function" "$hits" -eq 0
 done
 
-# the layout build's objects left nothing: d2 holds the same files, byte for byte, as d1
-differ=0
-while IFS= read -r f; do
-    rel="${f#"$WORK/d1"}"
-    cmp -s "$f" "$WORK/d2$rel" || { differ=$((differ + 1)); note "differs: $rel"; }
-done < <(installed "$WORK/d1")
-expect "installed files that differ between the two (ulid.so and bitcode)" "$differ" -eq 0
-expect_str "the same set of files installed both times" \
-    "$(installed "$WORK/d1" | sed "s|^$WORK/d1||")" "$(installed "$WORK/d2" | sed "s|^$WORK/d2||")"
+# the layout and no-OpenSSL builds' objects left nothing: d2 and d3 hold the same files, byte for
+# byte, as d1
+for dest in d2 d3; do
+    differ=0
+    while IFS= read -r f; do
+        rel="${f#"$WORK/d1"}"
+        cmp -s "$f" "$WORK/$dest$rel" || { differ=$((differ + 1)); note "differs: $rel"; }
+    done < <(installed "$WORK/d1")
+    expect "installed files that differ between d1 and $dest (ulid.so and bitcode)" "$differ" -eq 0
+    expect_str "the same set of files installed in d1 and $dest" \
+        "$(installed "$WORK/d1" | sed "s|^$WORK/d1||")" "$(installed "$WORK/$dest" | sed "s|^$WORK/$dest||")"
+done
 expect_str "the tree's flavour after the last make" "$(cut -d' ' -f1 "$WORK/tree/.build-flavour")" normal
 
 note "test_builds took $((SECONDS - started)) s"

@@ -8,7 +8,9 @@ DROP FUNCTION ulid_portable.gen_ulid(), ulid_portable.gen_ulid(timestamptz), uli
     ulid_portable.gen_ulid_start(bigint), ulid_portable.random_at(bigint),
     ulid_portable.ulid_encode(uuid), ulid_portable.ulid_decode(text), ulid_portable.decode_error(text),
     ulid_portable.ulid_to_timestamp(uuid), ulid_portable.ulid_ms(uuid), ulid_portable.ms_to_timestamp(bigint),
-    ulid_portable.ulid_min(timestamptz), ulid_portable.ulid_max(timestamptz), ulid_portable.unix_ms(timestamptz)
+    ulid_portable.ulid_min(timestamptz), ulid_portable.ulid_max(timestamptz), ulid_portable.unix_ms(timestamptz),
+    ulid_portable.ulid_encrypt(uuid, bytea), ulid_portable.ulid_decrypt(uuid, bytea),
+    ulid_portable.aes_block(bytea, bytea, boolean)
     RESTRICT;
 DROP SCHEMA ulid_portable RESTRICT;
 COMMIT;
