@@ -34,9 +34,7 @@ expect "install scripts (tree and installed) mentioning ulid_test_throw" \
     "$(grep -l ulid_test_throw ulid--*.sql "${installed_sql[@]}" | wc -l)" -eq 0
 
 # ---- the test-only build, in a scratch copy (no object of the normal build is reused)
-mkdir "$WORK/tree"
-cp -R Makefile ulid.control ulid--*.sql src "$WORK/tree/"
-find "$WORK/tree" \( -name '*.o' -o -name '*.bc' -o -name '*.so' \) -delete
+scratch_tree "$WORK/tree"
 must "make ULID_TEST_THROW=1 in a scratch copy" \
     make -s -C "$WORK/tree" -j2 ULID_TEST_THROW=1 with_llvm=no PG_CONFIG="$PG_CONFIG"
 lib="$WORK/tree/ulid_test_throw.so"

@@ -133,9 +133,7 @@ check "restart: clock moved on, so the new value is above the old maximum" \
 # v0.2.0 (its state had no layout header and another size).
 layout_mismatch() {
     local err v
-    mkdir "$WORK/tree99"
-    cp -R Makefile ulid.control ulid--*.sql src "$WORK/tree99/"
-    find "$WORK/tree99" \( -name '*.o' -o -name '*.bc' -o -name '*.so' \) -delete
+    scratch_tree "$WORK/tree99"
     must "make ULID_TEST_LAYOUT=99 (ulid_test_layout.so)" \
         make -s -C "$WORK/tree99" -j2 ULID_TEST_LAYOUT=99 with_llvm=no PG_CONFIG="$ULID_PG_BINDIR/pg_config"
     q "CREATE FUNCTION layout99_gen() RETURNS ulid AS '$WORK/tree99/ulid_test_layout.so', 'gen_monotonic_ulid' LANGUAGE C" >/dev/null

@@ -150,9 +150,7 @@ for k in "$KEY1" "$KEY2"; do
 done
 
 echo "# a server without OpenSSL (the test-only build of make ULID_TEST_NO_OPENSSL=1)"
-mkdir "$WORK/tree"
-cp -R Makefile ulid.control ulid--*.sql src "$WORK/tree/"
-find "$WORK/tree" \( -name '*.o' -o -name '*.bc' -o -name '*.so' \) -delete
+scratch_tree "$WORK/tree"
 must "make ULID_TEST_NO_OPENSSL=1 in a scratch copy" \
     make -s -C "$WORK/tree" -j2 ULID_TEST_NO_OPENSSL=1 with_llvm=no PG_CONFIG="$PG_CONFIG"
 lib="$WORK/tree/ulid_test_no_openssl.so"

@@ -27,9 +27,7 @@ WORK="$(mktemp -d -t ulid-testbuilds.XXXXXX)"
 trap 'rm -rf "$WORK"' EXIT
 mk() { make -s -C "$WORK/tree" -j2 PG_CONFIG="$PG_CONFIG" "$@" >"$WORK/make.log" 2>&1; }
 
-mkdir "$WORK/tree"
-cp -R Makefile ulid.control ulid--*.sql src "$WORK/tree/"
-find "$WORK/tree" \( -name '*.o' -o -name '*.bc' -o -name '*.so' -o -name .build-flavour \) -delete
+scratch_tree "$WORK/tree"
 llvm="$(make -s -C "$WORK/tree" PG_CONFIG="$PG_CONFIG" -f - print-llvm <<'EOF' 2>/dev/null || true
 include Makefile
 print-llvm:
