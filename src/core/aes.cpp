@@ -25,35 +25,14 @@ int EVP_EncryptUpdate(evp_cipher_ctx_st *, unsigned char *, int *, const unsigne
 int EVP_DecryptUpdate(evp_cipher_ctx_st *, unsigned char *, int *, const unsigned char *, int) __attribute__((weak));
 }
 
-void *process_symbol(const char *name) noexcept
+OpensslAes openssl_in_process() noexcept
 {
-    const struct {
-        const char *name;
-        void *address;
-    } table[] = {
-        {"EVP_CIPHER_CTX_new", reinterpret_cast<void *>(&EVP_CIPHER_CTX_new)},
-        {"EVP_CIPHER_CTX_free", reinterpret_cast<void *>(&EVP_CIPHER_CTX_free)},
-        {"EVP_CIPHER_CTX_set_padding", reinterpret_cast<void *>(&EVP_CIPHER_CTX_set_padding)},
-        {"EVP_aes_128_ecb", reinterpret_cast<void *>(&EVP_aes_128_ecb)},
-        {"EVP_aes_256_ecb", reinterpret_cast<void *>(&EVP_aes_256_ecb)},
-        {"EVP_EncryptInit_ex", reinterpret_cast<void *>(&EVP_EncryptInit_ex)},
-        {"EVP_DecryptInit_ex", reinterpret_cast<void *>(&EVP_DecryptInit_ex)},
-        {"EVP_EncryptUpdate", reinterpret_cast<void *>(&EVP_EncryptUpdate)},
-        {"EVP_DecryptUpdate", reinterpret_cast<void *>(&EVP_DecryptUpdate)},
-    };
-    for (const auto &entry : table)
-        if (std::strcmp(entry.name, name) == 0)
-            return entry.address;
-    return nullptr;
+    return OpensslAes{&EVP_CIPHER_CTX_new, &EVP_CIPHER_CTX_free, &EVP_CIPHER_CTX_set_padding, &EVP_aes_128_ecb,
+                      &EVP_aes_256_ecb,    &EVP_EncryptInit_ex,  &EVP_DecryptInit_ex,        &EVP_EncryptUpdate,
+                      &EVP_DecryptUpdate};
 }
 
 namespace {
-
-template <typename F> bool find(SymbolLookup lookup, const char *name, F *out) noexcept
-{
-    *out = reinterpret_cast<F>(lookup(name));
-    return *out != nullptr;
-}
 
 int hex_value(char c) noexcept
 {
@@ -81,22 +60,11 @@ bool same_key(const std::uint8_t *a, std::size_t a_length, const std::uint8_t *b
 
 AesBlockCipher::~AesBlockCipher() { clear(); }
 
-bool AesBlockCipher::available() noexcept
+bool AesBlockCipher::available() const noexcept
 {
-    if (!looked_up_) {
-        looked_up_ = true;
-        OpensslAes a{};
-        found_ = find(lookup_, "EVP_CIPHER_CTX_new", &a.ctx_new) && find(lookup_, "EVP_CIPHER_CTX_free", &a.ctx_free) &&
-                 find(lookup_, "EVP_CIPHER_CTX_set_padding", &a.set_padding) &&
-                 find(lookup_, "EVP_aes_128_ecb", &a.aes_128_ecb) && find(lookup_, "EVP_aes_256_ecb", &a.aes_256_ecb) &&
-                 find(lookup_, "EVP_EncryptInit_ex", &a.encrypt_init) &&
-                 find(lookup_, "EVP_DecryptInit_ex", &a.decrypt_init) &&
-                 find(lookup_, "EVP_EncryptUpdate", &a.encrypt_update) &&
-                 find(lookup_, "EVP_DecryptUpdate", &a.decrypt_update);
-        if (found_)
-            api_ = a;
-    }
-    return found_;
+    return api_.ctx_new != nullptr && api_.ctx_free != nullptr && api_.set_padding != nullptr &&
+           api_.aes_128_ecb != nullptr && api_.aes_256_ecb != nullptr && api_.encrypt_init != nullptr &&
+           api_.decrypt_init != nullptr && api_.encrypt_update != nullptr && api_.decrypt_update != nullptr;
 }
 
 void AesBlockCipher::free_entry(Entry &e) noexcept

@@ -45,11 +45,9 @@ inline constexpr bool valid_aes_key_length(std::size_t n) noexcept
     return n == kAes128KeyBytes || n == kAes256KeyBytes;
 }
 
-// Finds one of OpenSSL's EVP functions above by its name: process_symbol gives the weak reference's
-// address, nullptr where the process has no OpenSSL (tests pass their own lookup to simulate that,
-// or OpenSSL failing).
-using SymbolLookup = void *(*)(const char *name);
-void *process_symbol(const char *name) noexcept;
+// OpenSSL's functions as this process has them: the weak references' addresses, every one nullptr
+// where the process has no OpenSSL. (Tests pass their own, with one missing or failing.)
+OpensslAes openssl_in_process() noexcept;
 
 // Encrypts or decrypts single blocks with a small per-process cache of prepared keys, so that a
 // query that uses one key (or the two of a key rotation) sets each key up once. An entry is found
@@ -60,7 +58,7 @@ class AesBlockCipher final {
 public:
     static constexpr std::size_t kCacheEntries = 4;
 
-    explicit AesBlockCipher(SymbolLookup lookup = process_symbol) noexcept : lookup_(lookup) {}
+    explicit AesBlockCipher(const OpensslAes &api = openssl_in_process()) noexcept : api_(api) {}
     ~AesBlockCipher();
     AesBlockCipher(const AesBlockCipher &) = delete;
     AesBlockCipher &operator=(const AesBlockCipher &) = delete;
@@ -71,8 +69,8 @@ public:
     Status encrypt(const std::uint8_t *key, std::size_t key_length, const Ulid &in, Ulid *out) noexcept;
     Status decrypt(const std::uint8_t *key, std::size_t key_length, const Ulid &in, Ulid *out) noexcept;
 
-    // Whether OpenSSL's functions were found (looks them up on first use).
-    bool available() noexcept;
+    // Whether every one of OpenSSL's functions is there.
+    bool available() const noexcept;
 
     // Frees every prepared key (their expanded key schedules are OpenSSL's to wipe).
     void clear() noexcept;
@@ -89,10 +87,7 @@ private:
     Entry *find_or_prepare(const std::uint8_t *key, std::size_t key_length, Status *status) noexcept;
     void free_entry(Entry &e) noexcept;
 
-    SymbolLookup lookup_;
-    OpensslAes api_ = {};
-    bool looked_up_ = false;
-    bool found_ = false;
+    OpensslAes api_;
     Entry entries_[kCacheEntries] = {};
     std::uint64_t clock_ = 0;
 };

@@ -57,26 +57,22 @@ AesBlockCipher &cipher()
 }
 
 // Runs the cipher with a key into *out and returns its status; raises nothing, so that a caller
-// can wipe its copy of the key before it raises (cipher_unavailable also stands for a server built
-// without OpenSSL: *built_with_openssl says which).
-Status apply(bool forward, const Ulid &in, const std::uint8_t *key, std::size_t key_length, Ulid *out,
-             bool *built_with_openssl)
+// can wipe its copy of the key before it raises. A build without OpenSSL answers as the cipher
+// does where the process has none (the key's length first, then cipher_unavailable).
+Status apply(bool forward, const Ulid &in, const std::uint8_t *key, std::size_t key_length, Ulid *out)
 {
-    *built_with_openssl = ULID_HAVE_OPENSSL;
-    if (!valid_aes_key_length(key_length))
-        return Status::bad_key_length;
     if (!ULID_HAVE_OPENSSL)
-        return Status::cipher_unavailable;
+        return valid_aes_key_length(key_length) ? Status::cipher_unavailable : Status::bad_key_length;
     return forward ? cipher().encrypt(key, key_length, in, out) : cipher().decrypt(key, key_length, in, out);
 }
 
 // Raises the error of a status other than ok (key_length for bad_key_length).
-void raise_cipher_status(Status status, std::size_t key_length, bool built_with_openssl)
+void raise_cipher_status(Status status, std::size_t key_length)
 {
     if (status == Status::bad_key_length)
         raise_bad_key_length(static_cast<int>(key_length));
     if (status == Status::cipher_unavailable)
-        raise_cipher_unavailable(built_with_openssl);
+        raise_cipher_unavailable(ULID_HAVE_OPENSSL);
     raise_status(status);
 }
 
@@ -85,14 +81,13 @@ Datum run_with_argument(FunctionCallInfo fcinfo, bool forward)
     bytea *key = PG_GETARG_BYTEA_PP(1);
     const std::size_t length = VARSIZE_ANY_EXHDR(key);
     Ulid out;
-    bool with_openssl = false;
-    const Status status = apply(forward, *arg_ulid(fcinfo, 0), reinterpret_cast<const std::uint8_t *>(VARDATA_ANY(key)),
-                                length, &out, &with_openssl);
+    const Status status =
+        apply(forward, *arg_ulid(fcinfo, 0), reinterpret_cast<const std::uint8_t *>(VARDATA_ANY(key)), length, &out);
     if (reinterpret_cast<Pointer>(key) != DatumGetPointer(PG_GETARG_DATUM(1))) {
         secure_wipe(VARDATA_ANY(key), length); // a detoasted copy of the key: ours to wipe and free
         pfree(key);
     }
-    raise_cipher_status(status, length, with_openssl);
+    raise_cipher_status(status, length);
     return ulid_to_datum(out);
 }
 
@@ -105,10 +100,9 @@ Datum run_with_server_key(FunctionCallInfo fcinfo, bool forward)
     if (public_id_key == nullptr || public_id_key[0] == '\0' || !parse_hex_key(public_id_key, key, &length))
         raise_public_id_key_not_set(); // an invalid value never gets past the check hook
     Ulid out;
-    bool with_openssl = false;
-    const Status status = apply(forward, *arg_ulid(fcinfo, 0), key, length, &out, &with_openssl);
+    const Status status = apply(forward, *arg_ulid(fcinfo, 0), key, length, &out);
     secure_wipe(key, sizeof key);
-    raise_cipher_status(status, length, with_openssl);
+    raise_cipher_status(status, length);
     return ulid_to_datum(out);
 }
 

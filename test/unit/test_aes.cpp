@@ -79,10 +79,12 @@ Ulid reference(const std::vector<std::uint8_t> &key, const Ulid &in, bool forwar
 
 const char kPlain[] = "00112233445566778899aabbccddeeff";
 
-void *no_symbols(const char *) { return nullptr; }
-void *all_but_decrypt_update(const char *name)
+// OpenSSL as the process has it, with one function replaced
+ulid::OpensslAes without_decrypt_update()
 {
-    return std::strcmp(name, "EVP_DecryptUpdate") == 0 ? nullptr : ulid::process_symbol(name);
+    ulid::OpensslAes api = ulid::openssl_in_process();
+    api.decrypt_update = nullptr;
+    return api;
 }
 int ctx_new_calls = 0;
 EVP_CIPHER_CTX *failing_ctx_new() { return nullptr; }
@@ -91,22 +93,19 @@ EVP_CIPHER_CTX *counting_ctx_new()
     ++ctx_new_calls;
     return EVP_CIPHER_CTX_new();
 }
-void *ctx_new_fails(const char *name)
+ulid::OpensslAes with_ctx_new(EVP_CIPHER_CTX *(*ctx_new)())
 {
-    return std::strcmp(name, "EVP_CIPHER_CTX_new") == 0 ? reinterpret_cast<void *>(&failing_ctx_new)
-                                                        : ulid::process_symbol(name);
-}
-void *ctx_new_counted(const char *name)
-{
-    return std::strcmp(name, "EVP_CIPHER_CTX_new") == 0 ? reinterpret_cast<void *>(&counting_ctx_new)
-                                                        : ulid::process_symbol(name);
+    ulid::OpensslAes api = ulid::openssl_in_process();
+    api.ctx_new = ctx_new;
+    return api;
 }
 
 } // namespace
 
 TEST(Aes, FindsOpensslInTheProcess)
 {
-    EXPECT_EQ(ulid::process_symbol("EVP_EncryptUpdate"), reinterpret_cast<void *>(&EVP_EncryptUpdate));
+    EXPECT_EQ(ulid::openssl_in_process().encrypt_update, &EVP_EncryptUpdate);
+    EXPECT_EQ(ulid::openssl_in_process().ctx_new, &EVP_CIPHER_CTX_new);
     AesBlockCipher aes;
     EXPECT_TRUE(aes.available());
 }
@@ -174,7 +173,7 @@ TEST(Aes, KeyLengthsOtherThan16And32AreRefused)
 TEST(Aes, CacheServesEachKeyItsOwnResult)
 {
     ctx_new_calls = 0;
-    AesBlockCipher aes(ctx_new_counted);
+    AesBlockCipher aes(with_ctx_new(counting_ctx_new));
     std::vector<std::vector<std::uint8_t>> keys;
     for (int k = 0; k < 7; ++k) {
         std::vector<std::uint8_t> key(32, 0x5a);
@@ -208,8 +207,8 @@ TEST(Aes, CacheServesEachKeyItsOwnResult)
 TEST(Aes, ProcessWithoutOpensslIsUnavailable)
 {
     const std::uint8_t key[16] = {};
-    for (auto lookup : {no_symbols, all_but_decrypt_update}) {
-        AesBlockCipher aes(lookup);
+    for (const ulid::OpensslAes &api : {ulid::OpensslAes{}, without_decrypt_update()}) {
+        AesBlockCipher aes(api);
         EXPECT_FALSE(aes.available());
         Ulid out = block(kPlain);
         EXPECT_EQ(aes.encrypt(key, 16, block(kPlain), &out), Status::cipher_unavailable);
@@ -221,7 +220,7 @@ TEST(Aes, ProcessWithoutOpensslIsUnavailable)
 
 TEST(Aes, OpensslFailingIsCipherFailure)
 {
-    AesBlockCipher aes(ctx_new_fails);
+    AesBlockCipher aes(with_ctx_new(failing_ctx_new));
     const std::uint8_t key[16] = {};
     Ulid out = block(kPlain);
     EXPECT_EQ(aes.encrypt(key, 16, block(kPlain), &out), Status::cipher_failure);
