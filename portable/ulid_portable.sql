@@ -1,4 +1,5 @@
 -- portable/ulid_portable.sql: ULIDs in plain SQL and PL/pgSQL, stored as uuid (PostgreSQL 13 and later).
+-- Version 0.6.0 of the portable edition (its version is that of the ulid release that last changed it).
 --
 -- For servers that cannot load the native ulid extension (managed services). Install with
 --     psql -v ON_ERROR_STOP=1 -f portable/ulid_portable.sql
@@ -43,9 +44,38 @@
 -- the installing role does not own itself, or that holds an object owned by another role: being a
 -- superuser or a member of the owner's role is not enough (CREATE OR REPLACE FUNCTION keeps a
 -- function's owner, who could rewrite it after a superuser "installed" it). The schema's owner is
--- checked first, every object in it last, before COMMIT.
+-- checked first, every object in it last, before COMMIT. Where pg_tle is offered, the same
+-- functions install as the extension ulid_portable (portable/ulid_portable_tle.sql, made from this
+-- file by scripts/portable-tle: the lines between the two "loose file only" markers are left
+-- out there); this file then refuses (55000) to touch a schema that an extension owns.
 
+-- loose file only: begin
 BEGIN;
+
+DO $loose_guard$
+DECLARE
+    owning_ext pg_catalog.text := (
+        SELECT pg_catalog.string_agg(DISTINCT e.extname::pg_catalog.text, ', ')
+        FROM pg_catalog.pg_namespace n
+        JOIN pg_catalog.pg_depend d ON d.deptype OPERATOR(pg_catalog.=) 'e'
+             AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass
+             AND ((d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass
+                   AND d.objid OPERATOR(pg_catalog.=) n.oid)
+                  OR (d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass
+                      AND d.objid OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT p.oid FROM pg_catalog.pg_proc p
+                                      WHERE p.pronamespace OPERATOR(pg_catalog.=) n.oid))))
+        JOIN pg_catalog.pg_extension e ON e.oid OPERATOR(pg_catalog.=) d.refobjid
+        WHERE n.nspname OPERATOR(pg_catalog.=) 'ulid_portable');
+BEGIN
+    IF owning_ext IS NOT NULL THEN
+        RAISE EXCEPTION USING ERRCODE = '55000',
+            MESSAGE = 'schema ulid_portable belongs to an extension; this file does not change it',
+            DETAIL = pg_catalog.format('The schema or functions in it are members of the extension %s.', owning_ext),
+            HINT = 'Update it with ALTER EXTENSION ulid_portable UPDATE (after registering the new version with portable/ulid_portable_tle.sql).';
+    END IF;
+END
+$loose_guard$;
+-- loose file only: end
 
 CREATE SCHEMA IF NOT EXISTS ulid_portable;
 
@@ -74,7 +104,7 @@ $guard$;
 GRANT USAGE ON SCHEMA ulid_portable TO PUBLIC;
 
 COMMENT ON SCHEMA ulid_portable IS
-    'portable ULID functions (SQL and PL/pgSQL, values stored as uuid); see README "On managed services"';
+    'ulid_portable 0.6.0: portable ULID functions (SQL and PL/pgSQL, values stored as uuid); see README "On managed services"';
 
 -- ---------------------------------------------------------------------------------------------
 -- Time: timestamptz <-> Unix milliseconds, with the native extension's range errors
@@ -541,4 +571,6 @@ BEGIN
 END
 $guard_again$;
 
+-- loose file only: begin
 COMMIT;
+-- loose file only: end

@@ -134,6 +134,13 @@ ulid_citus_supports() {
     (($1 >= ${supports%-*} && $1 <= ${supports#*-}))
 }
 
+# ulid_pgtle_pin MAJOR: "tarball sha256 majors" of scripts/pgtle-version's tree for MAJOR (none:
+# status 1)
+ulid_pgtle_pin() {
+    awk -v m="$1" '!/^#/ && NF >= 3 { split($3, r, "-"); if (m + 0 >= r[1] + 0 && m + 0 <= r[2] + 0) { print; found = 1; exit } }
+                   END { exit !found }' "$ULID_ROOT/scripts/pgtle-version"
+}
+
 # ulid_citus_built_for MAJOR: true when scripts/test builds and installs Citus for MAJOR
 ulid_citus_built_for() {
     local _ for

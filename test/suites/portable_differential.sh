@@ -19,6 +19,11 @@
 #     encrypt() first on the path is not called; pgcrypto moved to another schema is found;
 #   - a search_path whose first schema plants look-alikes of every pg_catalog function and operator
 #     the file names: none is ever called.
+# With ULID_PORTABLE_FORM=tle, the same checks of the pg_tle form (portable/ulid_portable_tle.sql,
+# then CREATE EXTENSION ulid_portable) on a server that preloads pg_tle (test/suites/pg_tle.sh runs
+# it so): the installer is in pgtle_admin; pgcrypto, which the extension requires, is created
+# before it, so the check without pgcrypto is pg_tle.sh's (CREATE EXTENSION refuses); a re-run is
+# the registration again and ALTER EXTENSION ... UPDATE.
 # Runs in the throwaway cluster of scripts/test (PG* environment, a superuser). About 30 s.
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -26,6 +31,8 @@ source test/lib/checks.sh
 suite_exit_on_signals
 
 PORTABLE=portable/ulid_portable.sql
+FORM="${ULID_PORTABLE_FORM:-loose}"
+TLE=portable/ulid_portable_tle.sql
 DB="${PGDATABASE:-postgres}"
 INSTALLER="portable_installer_$$"
 APP="portable_app_$$"
@@ -34,6 +41,7 @@ BINDIR="$("${PG_CONFIG:-pg_config}" --bindir)"
 WORK="$(mktemp -d -t ulid-portable.XXXXXX)"
 chmod 755 "$WORK"
 cleanup() {
+    psql -X -q -d "$DB" -c "DROP EXTENSION IF EXISTS ulid_portable" >/dev/null 2>&1
     psql -X -q -d "$DB" -c "DROP SCHEMA IF EXISTS ulid_portable CASCADE; DROP SCHEMA IF EXISTS evil CASCADE" >/dev/null 2>&1
     psql -X -q -d "$DB" -c "DROP EXTENSION IF EXISTS pgcrypto; DROP SCHEMA IF EXISTS crypto_$$; DROP SCHEMA IF EXISTS crypto2_$$" >/dev/null 2>&1
     psql -X -q -d "$DB" -c "DROP OWNED BY $INSTALLER, $APP; DROP ROLE IF EXISTS $INSTALLER; DROP ROLE IF EXISTS $APP" >/dev/null 2>&1
@@ -56,19 +64,45 @@ must "roles: installer (CREATE on the database only) and an application role (no
     CREATE ROLE $APP LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD '$PASSWORD';
     GRANT CREATE ON DATABASE \"$DB\" TO $INSTALLER"
 expect_str "installer is not a superuser" "$(q "SELECT rolsuper FROM pg_roles WHERE rolname = '$INSTALLER'")" f
-# the install as docs/portable.md shows it: test/suites/recipes/portable_install.sh, verbatim
+# install_into DB [psql args...]: the edition into DB as the caller (a superuser) or the role the
+# arguments name; the pg_tle form first creates pg_tle in DB as the superuser
+install_into() {
+    local db="$1"
+    shift
+    if [[ $FORM == tle ]]; then
+        psql -X -q -d "$db" -c "CREATE EXTENSION IF NOT EXISTS pg_tle" &&
+            psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@" -f "$TLE" >/dev/null &&
+            psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@" -c "CREATE EXTENSION ulid_portable CASCADE"
+    else
+        psql -X -q -v ON_ERROR_STOP=1 -d "$db" "$@" -f "$PORTABLE"
+    fi
+}
+# the install as docs/portable.md shows it: test/suites/recipes/portable_install.sh (or
+# portable_tle_install.sh), verbatim
 install_recipe() {
     APP_DB="host=127.0.0.1 dbname=$DB user=$INSTALLER password=$PASSWORD" \
-        bash -euo pipefail test/suites/recipes/portable_install.sh >/dev/null
+        bash -euo pipefail "test/suites/recipes/$1" >/dev/null
 }
-must "install as the installer (recipes/portable_install.sh)" install_recipe
-must "install again (re-runnable)" as_role "$INSTALLER" -q -f "$PORTABLE"
+if [[ $FORM == tle ]]; then
+    note "the pg_tle form: $(q "SELECT extversion FROM pg_extension WHERE extname = 'pg_tle'" 2>&1)"
+    must "pg_tle; the installer in pgtle_admin; pgcrypto in schema crypto_$$, USAGE granted to the application role" q "
+        CREATE EXTENSION IF NOT EXISTS pg_tle; GRANT pgtle_admin TO $INSTALLER;
+        CREATE SCHEMA crypto_$$; CREATE EXTENSION pgcrypto SCHEMA crypto_$$; GRANT USAGE ON SCHEMA crypto_$$ TO $APP"
+    must "register and create as the installer (recipes/portable_tle_install.sh)" install_recipe portable_tle_install.sh
+    must "register again (re-runnable), and ALTER EXTENSION ... UPDATE" as_role "$INSTALLER" -q -f "$TLE" \
+        -c "ALTER EXTENSION ulid_portable UPDATE"
+    refusal="ERROR:  schema ulid_portable exists and is not owned by the role creating the extension"
+else
+    must "install as the installer (recipes/portable_install.sh)" install_recipe portable_install.sh
+    must "install again (re-runnable)" as_role "$INSTALLER" -q -f "$PORTABLE"
+    refusal="ERROR:  schema ulid_portable exists and is not owned by the installing role"
+fi
 out="$(q "CREATE DATABASE \"${DB}_guard\"" && psql -X -q -d "${DB}_guard" -c "CREATE SCHEMA ulid_portable AUTHORIZATION $APP; GRANT CREATE ON DATABASE \"${DB}_guard\" TO $INSTALLER" &&
-      PGUSER="$INSTALLER" PGPASSWORD="$PASSWORD" PGHOST=127.0.0.1 psql -X -q -v ON_ERROR_STOP=1 -d "${DB}_guard" -f "$PORTABLE" 2>&1;
+      { [[ $FORM != tle ]] || psql -X -q -d "${DB}_guard" -c "GRANT pgtle_admin TO $INSTALLER"; } &&
+      PGPASSWORD="$PASSWORD" install_into "${DB}_guard" -U "$INSTALLER" -h 127.0.0.1 2>&1;
       psql -X -At -d "${DB}_guard" -c "SELECT count(*) FROM pg_proc WHERE pronamespace = 'ulid_portable'::regnamespace")"
 q "DROP DATABASE \"${DB}_guard\"" >/dev/null
-expect_contains "a schema ulid_portable owned by another role is refused" "$out" \
-    "ERROR:  schema ulid_portable exists and is not owned by the installing role"
+expect_contains "a schema ulid_portable owned by another role is refused" "$out" "$refusal"
 expect_str "... and nothing is created in it" "$(tail -1 <<<"$out")" 0
 
 # ---------------------------------------------------------------------------------------------
@@ -220,7 +254,7 @@ for enc in LATIN1 SQL_ASCII EUC_JP; do
         bad "$enc: database not created"
         continue
     fi
-    psql -X -q -d "$edb" -c "CREATE EXTENSION ulid" && psql -X -q -v ON_ERROR_STOP=1 -d "$edb" -f "$PORTABLE"
+    psql -X -q -d "$edb" -c "CREATE EXTENSION ulid" && install_into "$edb"
     expect_str "$enc: 1,000 values and 7 bad strings with non-ASCII bytes: differences" \
         "$(PGCLIENTENCODING=UTF8 psql -X -At -d "$edb" -c "$(cat <<SQL
         CREATE FUNCTION err(q text) RETURNS text LANGUAGE plpgsql AS \$\$
@@ -252,7 +286,7 @@ if (($(q "SHOW server_version_num") >= 190000)); then
         "$(PGOPTIONS='-c standard_conforming_strings=off' psql -X -q -d "$sdb" -c "SELECT 1" 2>&1)" \
         "non-standard string literals are not supported"
 else expect_str "standard_conforming_strings = off: install, then 1,000 values and the bounds as native" \
-    "$(PGOPTIONS='-c standard_conforming_strings=off -c escape_string_warning=off' psql -X -q -v ON_ERROR_STOP=1 -d "$sdb" -f "$PORTABLE" 2>&1 | grep -v 'already exists'
+    "$(PGOPTIONS='-c standard_conforming_strings=off -c escape_string_warning=off' install_into "$sdb" 2>&1 | grep -v 'already exists\|installing required extension'
        PGOPTIONS='-c standard_conforming_strings=off -c escape_string_warning=off' psql -X -At -d "$sdb" -c "
        SELECT count(*) FROM (SELECT gen_random_uuid() u, now() - random() * interval '50 years' ts FROM generate_series(1, 1000)) s
        WHERE ulid_portable.ulid_encode(u) <> u::ulid::text OR ulid_portable.ulid_decode(lower(u::ulid::text)) <> u
@@ -417,12 +451,14 @@ expect "rows out of order within a session" \
 
 # ---------------------------------------------------------------------------------------------
 echo "# public ids: ulid_encrypt/ulid_decrypt through pgcrypto, byte-identical to the native ones"
-expect_contains "without pgcrypto: 0A000 naming it (the rest of the edition is installed and works)" \
-    "$(q "SELECT err(\$q\$SELECT ulid_portable.ulid_encrypt(gen_random_uuid(), '\\x000102030405060708090a0b0c0d0e0f')\$q\$),
-                 ulid_portable.ulid_decode(ulid_portable.ulid_encode('$(q "SELECT gen_random_uuid()")')) IS NOT NULL")" \
-    "0A000 | ulid_portable.ulid_encrypt() and ulid_decrypt() need the extension pgcrypto"
-# pgcrypto in a schema of its own, not on anybody's search_path (as one managed service does)
-must "pgcrypto in schema crypto_$$, USAGE granted to the application role" q "CREATE SCHEMA crypto_$$; CREATE EXTENSION pgcrypto SCHEMA crypto_$$; GRANT USAGE ON SCHEMA crypto_$$ TO $APP"
+if [[ $FORM != tle ]]; then # the pg_tle form requires pgcrypto: made in schema crypto_$$ above
+    expect_contains "without pgcrypto: 0A000 naming it (the rest of the edition is installed and works)" \
+        "$(q "SELECT err(\$q\$SELECT ulid_portable.ulid_encrypt(gen_random_uuid(), '\\x000102030405060708090a0b0c0d0e0f')\$q\$),
+                     ulid_portable.ulid_decode(ulid_portable.ulid_encode('$(q "SELECT gen_random_uuid()")')) IS NOT NULL")" \
+        "0A000 | ulid_portable.ulid_encrypt() and ulid_decrypt() need the extension pgcrypto"
+    # pgcrypto in a schema of its own, not on anybody's search_path (as one managed service does)
+    must "pgcrypto in schema crypto_$$, USAGE granted to the application role" q "CREATE SCHEMA crypto_$$; CREATE EXTENSION pgcrypto SCHEMA crypto_$$; GRANT USAGE ON SCHEMA crypto_$$ TO $APP"
+fi
 FIPS_PLAIN="00112233-4455-6677-8899-aabbccddeeff"
 K128='\x000102030405060708090a0b0c0d0e0f'
 K256='\x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f'
@@ -482,8 +518,20 @@ expect_str "... the portable edition still uses pgcrypto's own, and the member i
     "69c4e0d8-6a7b-0430-d8cd-b78070b4c55a|0"
 must "take it out again" q "ALTER EXTENSION pgcrypto DROP FUNCTION aaa_$$.encrypt(bytea, bytea, text); DROP SCHEMA aaa_$$ CASCADE"
 must "drop the look-alikes" q "DROP FUNCTION public.encrypt(bytea, bytea, text), public.decrypt(bytea, bytea, text)"
-must "pgcrypto moved to another schema (ALTER EXTENSION SET SCHEMA)" q "CREATE SCHEMA crypto2_$$; ALTER EXTENSION pgcrypto SET SCHEMA crypto2_$$"
-expect_str "... is found there" "$(q "SELECT ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K256')")" "8ea2b7ca-5167-45bf-eafc-49904b496089"
+if [[ $FORM == tle ]] && (($(q "SHOW server_version_num") >= 160000)); then
+    # From 16 on, moving an extension reads the control file of each extension that requires it
+    # (its no_relocate list), and a pg_tle extension has none on disk (docs/portable.md says so).
+    expect_contains "16 and later: pgcrypto cannot move while the pg_tle form requires it (pg_tle has no control file)" \
+        "$(q "CREATE SCHEMA crypto2_$$; ALTER EXTENSION pgcrypto SET SCHEMA crypto2_$$" 2>&1)" \
+        'ERROR:  extension "ulid_portable" is not available'
+    expect_str "... it stays where it was, and is used" \
+        "$(q "SELECT extnamespace::regnamespace FROM pg_extension WHERE extname = 'pgcrypto'; SELECT ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K256')")" \
+        "crypto_$$
+8ea2b7ca-5167-45bf-eafc-49904b496089"
+else
+    must "pgcrypto moved to another schema (ALTER EXTENSION SET SCHEMA)" q "CREATE SCHEMA crypto2_$$; ALTER EXTENSION pgcrypto SET SCHEMA crypto2_$$"
+    expect_str "... is found there" "$(q "SELECT ulid_portable.ulid_encrypt('$FIPS_PLAIN', '$K256')")" "8ea2b7ca-5167-45bf-eafc-49904b496089"
+fi
 
 # ---------------------------------------------------------------------------------------------
 echo "# a hostile search_path: look-alikes of every pg_catalog function and operator the file names"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Static rules of the SQL scripts (docs/security.md): in every install and update script from 0.2.1
-# on (in the tree and in the server's extension directory) and in portable/ulid_portable.sql, every
-# built-in function, operator and cast type is pg_catalog-qualified (test/lib/sql_qualified.py,
+# on (in the tree and in the server's extension directory) and in the portable edition
+# (portable/ulid_portable.sql, portable/tle/*.sql, and the pg_tle file made of them, which must be
+# what scripts/portable-tle makes now), every built-in function, operator and cast type is
+# pg_catalog-qualified (test/lib/sql_qualified.py,
 # against this server's own pg_catalog names). 0.1.0 and 0.2.0 are released and exempt; the
 # checker must still find the two bare >= of ulid--0.2.0.sql, and report each line of a fixture of
 # violations and nothing in a fixture of allowed syntax, so that it is known to work.
@@ -39,8 +41,11 @@ for dir in . "$extdir"; do
     done
 done
 expect "install and update scripts from 0.2.1 on checked (tree and server)" "$checked" -ge 4
-out="$("${CHECKER[@]}" portable/ulid_portable.sql 2>&1)"
-if [[ -z $out ]]; then ok "portable/ulid_portable.sql: every built-in qualified"; else bad "portable/ulid_portable.sql:"$'\n'"$out"; fi
+for f in portable/ulid_portable.sql portable/tle/*.sql portable/ulid_portable_tle.sql; do
+    out="$("${CHECKER[@]}" "$f" 2>&1)"
+    if [[ -z $out ]]; then ok "$f: every built-in qualified"; else bad "$f:"$'\n'"$out"; fi
+done
+must "portable/ulid_portable_tle.sql is what scripts/portable-tle makes of its sources" python3 scripts/portable-tle --check
 
 echo "# the checker finds what it must"
 out="$("${CHECKER[@]}" ulid--0.2.0.sql 2>&1)"

@@ -1,0 +1,5 @@
+-- Every update into 0.6.0 (and its install script), after the bodies before it: nothing. 0.6.0 is
+-- the release of the portable edition as the pg_tle extension ulid_portable
+-- (portable/ulid_portable_tle.sql); the native extension's objects are those of 0.5.0, and an
+-- update to 0.6.0 only records the version. The check of 0.3.1 still ends every script
+-- (src/sql/assemble.sh).
