@@ -70,7 +70,7 @@ newdb() {
     su_q postgres -c "CREATE DATABASE $1" -c "GRANT CREATE ON DATABASE $1 TO admin" >/dev/null &&
         su_q "$1" -f test/suites/recipes/pg_tle_enable.sql -c "CREATE SCHEMA app AUTHORIZATION admin" >/dev/null
 }
-# recipe FILE DB: test/suites/recipes/FILE as admin, APP_DB naming DB (only the host, port and names
+# recipe FILE DB: the recipe FILE of test/suites/recipes/ as admin, APP_DB naming DB (only the host, port and names
 # substituted)
 recipe() {
     APP_DB="host=127.0.0.1 port=$(cluster_port tle) dbname=$2 user=admin" PGOPTIONS='-c client_min_messages=warning' \
