@@ -31,6 +31,7 @@ ULID_COMMON_PACKAGES=(
     pgbouncer          # test/suites/pooler.sh: gen_ulid() behind a pooler in transaction mode
     unzip git          # test/suites/install_steps.sh: the install steps the docs show
     sqlsmith           # random SQL from the catalog (test/suites/sqlsmith.sh)
+    libipc-run-perl    # PostgreSQL's TAP framework (t/*.pl on PostgreSQL::Test::Cluster)
 )
 # the drivers and ORMs of test/suites/clients.sh (npm packages come from clients/node/package-lock.json;
 # nodejs from the machine or Debian, npm from Debian only where no npm is on PATH)
