@@ -20,6 +20,14 @@ REGRESS      = setup io casts operators crosstype timestamp time_range btree has
                monotonic copy_binary input_valid copy_on_error public_ids extension
 REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 
+# TAP suites: t/*.pl on PostgreSQL's own framework (PostgreSQL::Test::Cluster), each starting the
+# servers it needs; `make installcheck` runs them after pg_regress, against the installed server
+# (`make installcheck REGRESS= PROVE_TESTS=t/010_crash_recovery.pl` runs one alone). They need a
+# server configured with --enable-tap-tests (Debian's packages are), Perl's IPC::Run
+# (libipc-run-perl), and a user other than root in a tree that user can write (initdb refuses
+# root). TAP_TESTS set empty in the environment leaves them out (debian/rules does).
+TAP_TESTS   ?= 1
+
 PG_CONFIG   ?= pg_config
 
 PG_CPPFLAGS  = -Isrc -DULID_VERSION='"$(EXTVERSION)"'
