@@ -129,8 +129,7 @@ def parse(page):
 def suite_sources():
     """Files that CI runs (scripts/test, the suites) and the paths they name."""
     texts = {}
-    for f in glob.glob(os.path.join(ROOT, "test", "suites", "*.sh")) + [os.path.join(ROOT, "scripts", "test"),
-                                                                          os.path.join(ROOT, ".ci", "run")]:
+    for f in all_suites() + [os.path.join(ROOT, "scripts", "test"), os.path.join(ROOT, ".ci", "run")]:
         if os.path.exists(f):
             texts[os.path.relpath(f, ROOT)] = open(f, encoding="utf-8").read()
     return texts
@@ -341,10 +340,17 @@ SUITES_START = ("<!-- the index: made by `python3 test/lib/docs.py suites --writ
 SUITES_END = "<!-- end of the index -->"
 
 
+def all_suites():
+    """The suites: test/suites/*.sh (bash) and t/NNN_*.pl (TAP, on PostgreSQL::Test::Cluster)."""
+    return (sorted(glob.glob(os.path.join(ROOT, "test", "suites", "*.sh")))
+            + sorted(glob.glob(os.path.join(ROOT, "t", "[0-9][0-9][0-9]_*.pl"))))
+
+
 def suite_summary(path):
-    """The first paragraph of a suite's header comment (after the #! line), as one line."""
+    """The first paragraph of a suite's header comment (after a #! line), as one line."""
     para = []
-    for line in open(path, encoding="utf-8").read().split("\n")[1:]:
+    lines = open(path, encoding="utf-8").read().split("\n")
+    for line in lines[1:] if lines and lines[0].startswith("#!") else lines:
         if not line.startswith("#"):
             break
         text = line[1:].strip()
@@ -360,9 +366,10 @@ def suite_summary(path):
 
 def suites_index(suite_paths):
     rows = ["| suite | what it tests (the first paragraph of its header) |", "|---|---|"]
+    readme_dir = os.path.dirname(os.path.join(ROOT, SUITES_README))
     for path in suite_paths:
-        name = os.path.basename(path)
-        rows.append(f"| [`{name}`]({name}) | {cell(suite_summary(path)) or '(no header)'} |")
+        name = os.path.relpath(path, ROOT) if path.endswith(".pl") else os.path.basename(path)
+        rows.append(f"| [`{name}`]({os.path.relpath(path, readme_dir)}) | {cell(suite_summary(path)) or '(no header)'} |")
     return "\n".join(rows)
 
 
@@ -374,7 +381,7 @@ def suites(write=False):
         return
     head, rest = text.split(SUITES_START, 1)
     _, tail = rest.split(SUITES_END, 1)
-    suite_paths = sorted(glob.glob(os.path.join(ROOT, "test", "suites", "*.sh")))
+    suite_paths = all_suites()
     made = head + SUITES_START + "\n" + suites_index(suite_paths) + "\n" + SUITES_END + tail
     n = len(suite_paths)
     if made == text:
