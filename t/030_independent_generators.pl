@@ -157,8 +157,9 @@ is( $q->(
 	$SERVERS,
 	"union: servers with $PER_SERVER rows");
 is($q->('SELECT count(*) - count(DISTINCT id) FROM all_ids'), 0, 'union: duplicate ids');
-is($g[1]->psql('postgres', 'CREATE UNIQUE INDEX all_ids_id ON all_ids (id)'),
-	0, 'union: CREATE UNIQUE INDEX on id succeeds');
+my ($rc, $stdout, $stderr) =
+  $g[1]->psql('postgres', 'CREATE UNIQUE INDEX all_ids_id ON all_ids (id)');
+is($rc, 0, 'union: CREATE UNIQUE INDEX on id succeeds') or diag($stderr);
 for my $k (1 .. $SERVERS)
 {
 	is( $q->(
