@@ -28,7 +28,7 @@ ULID_COMMON_PACKAGES=(
     libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang (test/fuzz)
     valgrind           # memcheck of the unit tests (make -C test/unit valgrind)
     make
-    pgbouncer          # test/suites/pooler.sh: gen_ulid() behind a pooler in transaction mode
+    pgbouncer          # t/060_pooler.pl: gen_ulid() behind a pooler in transaction mode
     unzip git          # test/suites/install_steps.sh: the install steps the docs show
     sqlsmith           # random SQL from the catalog (test/suites/sqlsmith.sh)
     libipc-run-perl    # PostgreSQL's TAP framework (t/*.pl on PostgreSQL::Test::Cluster)
