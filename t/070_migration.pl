@@ -57,7 +57,7 @@ sub must
 	return $out;
 }
 
-# recipe(FILE): run test/suites/recipes/FILE as a set-up step (psql -f FILE)
+# recipe(FILE): run the recipe FILE (in test/suites/recipes/) as a set-up step (psql -f)
 sub recipe
 {
 	my ($file) = @_;
