@@ -84,7 +84,7 @@ must($done,
 	local $ENV{PRIMARY_PORT} = $primary->port;
 	local $ENV{STANDBY_DATA} = $primary->backup_dir . '/standby';
 	must(
-		system('bash', '-euo', 'pipefail', 'test/suites/recipes/standby.sh') == 0,
+		system_log('bash', '-euo', 'pipefail', 'test/suites/recipes/standby.sh') == 0,
 		'standby: recipes/standby.sh (pg_basebackup -R -X stream from the primary, as the server\'s OS user)'
 	);
 }
