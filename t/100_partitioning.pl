@@ -92,8 +92,16 @@ sub recipe
 			'-d', $n->connstr('postgres'), '-f', "$RECIPES/$file"
 		],
 		'<', \undef, '>', \$out, '2>', \$err);
-	diag("psql -f $RECIPES/$file: $err") if !$ran;
 	return ($ran, join("\n", grep { $_ ne '' } $out, $err));
+}
+
+# recipe_ok NODE, FILE: true when psql -f FILE ran without an error (its output as a diagnostic
+# otherwise)
+sub recipe_ok
+{
+	my ($ran, $out) = recipe(@_);
+	diag("psql -f $RECIPES/$_[1]: $out") if !$ran;
+	return $ran;
 }
 
 # must OK, NAME: a set-up step; nothing after it can be checked when it failed
@@ -197,7 +205,7 @@ cron.host = '" . $cron->host . "'\n");
 			"SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass"),
 		'==', 2,
 		'cron: partitions before the job runs');
-	must((recipe($cron, 'partition_cron.sql'))[0], 'cron: partition_cron.sql runs');
+	must(recipe_ok($cron, 'partition_cron.sql'), 'cron: partition_cron.sql runs');
 	is( query_on($cron,
 			"SELECT schedule || ' | ' || command FROM cron.job WHERE jobname = 'events-partitions'"),
 		"0 3 * * * | CALL create_month_partitions('events', 3)",
@@ -220,7 +228,7 @@ $node->start;
 my $pgnum = query('SHOW server_version_num');
 note(query('SELECT version()'));
 must(sql_ok('CREATE EXTENSION IF NOT EXISTS ulid'), 'CREATE EXTENSION ulid');
-must((recipe($node, 'partition_by_month.sql'))[0], 'partition_by_month.sql runs');
+must(recipe_ok($node, 'partition_by_month.sql'), 'partition_by_month.sql runs');
 my $M0 = month(0);
 is(partitions_of($node),
 	"events_$M0 events_" . month(1) . ' events_' . month(2) . ' events_' . month(3),
@@ -398,7 +406,7 @@ note("retention ($RECIPES/partition_retention.sql)");
 my $before = query("SELECT count(*) FROM events WHERE id >= ulid_min('" . month_start(-3) . "')");
 if ($pgnum >= 140000)
 {
-	must((recipe($node, 'partition_retention.sql'))[0], 'partition_retention.sql runs');
+	must(recipe_ok($node, 'partition_retention.sql'), 'partition_retention.sql runs');
 }
 else
 {
