@@ -14,7 +14,7 @@
 #   - run_maintenance(): more months ahead after premake is raised; retention drops the months that
 #     ended before it, with their rows, and keeps the rest.
 # Skipped (exit 77) on a major pg_partman 5 does not support (before 14) and on Debian's packaged server
-# (its pg_partman is Debian's 4.7, which partitioning.sh shows refusing both column types), but for
+# (its pg_partman is Debian's 4.7, which t/100_partitioning.pl shows refusing both column types), but for
 # Debian's 19 in the sid chroot, the test's own, where it is built and installed.
 # Prints one line per check, exits non-zero on any violation.
 set -uo pipefail
@@ -36,7 +36,7 @@ fi
 # (in the sid chroot of 19, scripts/sid-chroot, the archive has no postgresql-19-partman and the
 # chroot is the test's own: pg_partman 5 is built and installed into Debian's 19 there)
 if [[ $SHAREDIR == "/usr/share/postgresql/$MAJOR" && ${ULID_IN_CHROOT:-} != 1 ]]; then
-    note "skipped: Debian's PostgreSQL $MAJOR gets Debian's pg_partman package (4.7 on Debian 12, see partitioning.sh);"
+    note "skipped: Debian's PostgreSQL $MAJOR gets Debian's pg_partman package (4.7 on Debian 12, see t/100_partitioning.pl);"
     note "pg_partman 5 is built for the source-built servers only, not installed over a Debian package"
     exit 77
 fi
