@@ -231,6 +231,6 @@ COMMIT;
 \set VERBOSITY default
 SELECT count(*) AS deferred_orders FROM ct_orders WHERE parent_id IN ('00000000-0000-0000-0000-000000000002'::uuid, '00000000-0000-0000-0000-000000000003'::uuid);
 -- (That deleting a parent finds its children through a uuid_ulid_ops index, and not through core's
--- uuid_ops one, is shown by test/suites/uuid_foreign_keys.sh with auto_explain.)
+-- uuid_ops one, is shown by t/110_uuid_foreign_keys.pl with auto_explain.)
 DROP TABLE ct_orders, ct_parent, ct_child_u, ct_t;
 DROP FUNCTION regress.resolved(text), regress.plan_rows(text);
