@@ -30,6 +30,9 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/lib";
+use UlidTest;
 
 my $ROUNDS = $ENV{ULID_CRASH_ROUNDS} // 2;
 my $SECONDS_BEFORE_CRASH = $ENV{ULID_CRASH_SECONDS} // 4;
@@ -39,38 +42,9 @@ my $work = PostgreSQL::Test::Utils::tempdir();
 
 my $node = PostgreSQL::Test::Cluster->new('crash');
 
-# query SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an error, the
-# error as a diagnostic and '' as the output, so the check that reads it fails
-sub query
-{
-	my ($sql) = @_;
-	my ($rc, $out, $err) = $node->psql('postgres', $sql);
-	if ($rc != 0)
-	{
-		diag("query failed: $err");
-		return '';
-	}
-	return $out;
-}
-
-# sql_ok SQL: true when psql ran SQL without an error (the error as a diagnostic otherwise)
-sub sql_ok
-{
-	my ($sql) = @_;
-	my ($rc, $out, $err) = $node->psql('postgres', $sql);
-	diag("query failed: $err") if $rc != 0;
-	return $rc == 0;
-}
-
-# cmp_num GOT, OP, WANT, NAME: cmp_ok on numbers, failing (not warning) when GOT is not one
-sub cmp_num
-{
-	my ($got, $op, $want, $name) = @_;
-	return cmp_ok($got, $op, $want, $name) if defined $got && $got =~ /^-?\d+$/;
-	fail($name);
-	diag('not a number: ' . ($got // '<undef>'));
-	return 0;
-}
+# query / sql_ok SQL: t/lib/UlidTest.pm's, on $node
+sub query { return node_query($node, @_); }
+sub sql_ok { return node_sql_ok($node, @_); }
 
 note(
 	"a server of its own, $ROUNDS round(s), ${SECONDS_BEFORE_CRASH}s of inserts before each crash");

@@ -24,39 +24,15 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/lib";
+use UlidTest;
 
 my $ROWS = 200000;
 
-# query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an error,
-# the error as a diagnostic and '' as the output, so the check that reads it fails
-sub query
-{
-	my ($node, $sql) = @_;
-	my ($rc, $out, $err) = $node->psql('postgres', $sql);
-	if ($rc != 0)
-	{
-		diag($node->name . ": query failed: $err");
-		return '';
-	}
-	return $out;
-}
-
-# sql_ok NODE, SQL: true when psql ran SQL without an error (the error as a diagnostic otherwise)
-sub sql_ok
-{
-	my ($node, $sql) = @_;
-	my ($rc, $out, $err) = $node->psql('postgres', $sql);
-	diag($node->name . ": query failed: $err") if $rc != 0;
-	return $rc == 0;
-}
-
-# a set-up step the rest depends on: a named check, and the end of the run when it fails
-sub must
-{
-	my ($good, $name) = @_;
-	ok($good, $name) or BAIL_OUT("set-up failed: $name");
-	return;
-}
+# query / sql_ok NODE, SQL: t/lib/UlidTest.pm's, on NODE
+sub query { return node_query(@_); }
+sub sql_ok { return node_sql_ok(@_); }
 
 note('setup: primary + streaming standby');
 my $primary = PostgreSQL::Test::Cluster->new('primary');

@@ -23,6 +23,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/lib";
+use UlidTest;
 use IPC::Run;
 use Time::HiRes qw(time sleep);
 
@@ -32,17 +35,6 @@ my $BATCH = 10000;
 my $PER_SERVER = $ROUNDS * $BATCH;
 my $TOTAL = $SERVERS * $PER_SERVER;
 my $WAIT = $ENV{ULID_GEN_WAIT} || 300;
-
-# must(NAME, CODE): a set-up step; when CODE dies, the step fails and nothing after it can be
-# checked
-sub must
-{
-	my ($name, $code) = @_;
-	my $done = eval { $code->(); 1 };
-	diag($@) unless $done;
-	ok($done, $name) or BAIL_OUT("set-up step failed: $name");
-	return;
-}
 
 # psql_argv(NODE): a psql command line for NODE's postgres database (psql of the server under test,
 # first on PATH)
@@ -58,9 +50,9 @@ my @g;
 for my $k (1 .. $SERVERS)
 {
 	$g[$k] = PostgreSQL::Test::Cluster->new("g$k");
-	must("start server g$k",
+	must_run("start server g$k",
 		sub { $g[$k]->init; $g[$k]->start(fail_ok => 1) or die "pg_ctl start failed\n"; });
-	must(
+	must_run(
 		"g$k: extension ulid, table ids (seq bigserial, round, id ulid PRIMARY KEY DEFAULT gen_ulid())",
 		sub {
 			$g[$k]->safe_psql('postgres',
@@ -122,7 +114,7 @@ for my $k (1 .. $SERVERS)
 }
 
 note('union on g1 (binary COPY out of every server, into g1)');
-must(
+must_run(
 	'g1: table all_ids (server, seq, round, id)',
 	sub {
 		$g[1]->safe_psql('postgres',
@@ -131,7 +123,7 @@ must(
 	});
 for my $k (1 .. $SERVERS)
 {
-	must(
+	must_run(
 		"COPY g$k.ids TO STDOUT (FORMAT binary) | COPY g1.all_ids FROM STDIN (FORMAT binary)",
 		sub {
 			my ($err_out, $err_in) = ('', '');

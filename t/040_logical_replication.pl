@@ -26,6 +26,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/lib";
+use UlidTest;
 use Digest::MD5 qw(md5_hex);
 use Time::HiRes qw(time sleep);
 
@@ -44,27 +47,16 @@ CREATE TABLE docs (
 CREATE TABLE notes (ref ulid NOT NULL, refs ulid[], body text NOT NULL);
 ALTER TABLE notes REPLICA IDENTITY FULL;};
 
-# must(NAME, CODE): a set-up step; when CODE dies, the step fails and nothing after it can be
-# checked
-sub must
-{
-	my ($name, $code) = @_;
-	my $done = eval { $code->(); 1 };
-	diag($@) unless $done;
-	ok($done, $name) or BAIL_OUT("set-up step failed: $name");
-	return;
-}
-
 note('setup: publisher + subscriber');
 my $pub = PostgreSQL::Test::Cluster->new('pub');
-must(
+must_run(
 	'start publisher (wal_level = logical)',
 	sub {
 		$pub->init(allows_streaming => 'logical');
 		$pub->start(fail_ok => 1) or die "pg_ctl start failed\n";
 	});
 my $sub = PostgreSQL::Test::Cluster->new('sub');
-must(
+must_run(
 	'start subscriber',
 	sub {
 		$sub->init;
@@ -78,11 +70,11 @@ if ($pgnum < 140000)
 	@subs = qw(sub_text);
 	note('subscriptions have no binary mode before PostgreSQL 14: sub_text only (the error is checked below)');
 }
-must('publisher: extension ulid, tables docs and notes',
+must_run('publisher: extension ulid, tables docs and notes',
 	sub { $pub->safe_psql('postgres', "CREATE EXTENSION ulid; $TABLES_SQL") });
 for my $db (@subs)
 {
-	must(
+	must_run(
 		"subscriber: database $db with extension ulid, amcheck and the same tables",
 		sub {
 			$sub->safe_psql('postgres', "CREATE DATABASE $db");
@@ -102,7 +94,7 @@ sub rows_sql
 	               clock_timestamp(), '$label ' || g
 	        FROM generate_series(1, $n) g";
 }
-must(
+must_run(
 	'publisher: 2000 docs rows and 200 notes rows before the subscriptions exist',
 	sub {
 		$pub->safe_psql('postgres',
@@ -126,13 +118,13 @@ sub statement
 }
 is(scalar(grep { /^CREATE (?:PUBLICATION|SUBSCRIPTION) / } split /\n/, $recipe),
 	3, 'recipe: one CREATE PUBLICATION and two CREATE SUBSCRIPTION lines');
-must('publisher: ' . statement('CREATE PUBLICATION '),
+must_run('publisher: ' . statement('CREATE PUBLICATION '),
 	sub { $pub->safe_psql('postgres', statement('CREATE PUBLICATION ')) });
-must('subscriber: CREATE SUBSCRIPTION sub_text (default text mode), from the recipe',
+must_run('subscriber: CREATE SUBSCRIPTION sub_text (default text mode), from the recipe',
 	sub { $sub->safe_psql('sub_text', statement('CREATE SUBSCRIPTION sub_text ')) });
 if ($pgnum >= 140000)
 {
-	must('subscriber: CREATE SUBSCRIPTION sub_bin WITH (binary = true), from the recipe',
+	must_run('subscriber: CREATE SUBSCRIPTION sub_bin WITH (binary = true), from the recipe',
 		sub { $sub->safe_psql('sub_bin', statement('CREATE SUBSCRIPTION sub_bin ')) });
 	is( $sub->safe_psql('postgres',
 			"SELECT string_agg(subname || '=' || subbinary, ' ' ORDER BY subname DESC) FROM pg_subscription"),
@@ -256,13 +248,13 @@ $dml .=
   "; UPDATE docs SET body = body || ' (edited)', tags = tags || gen_ulid(), parent_id = '$moved' WHERE id = '$_'"
   for @upd;
 $dml .= "; DELETE FROM docs WHERE id = '$_'" for @del;
-must('publisher: 1000 inserts, 5 one-row updates and 5 one-row deletes by id',
+must_run('publisher: 1000 inserts, 5 one-row updates and 5 one-row deletes by id',
 	sub { $pub->safe_psql('postgres', $dml) });
 my $new_id = $pub->safe_psql('postgres',
 	"UPDATE docs SET id = gen_ulid() WHERE id = '$moved' RETURNING id");
 like($new_id, qr/^[0-7][0-9A-Z]{25}$/,
 	"publisher: an update of the key itself ($moved -> $new_id)");
-must(
+must_run(
 	'publisher: update 289 rows by key range, delete the 100 highest new keys, update and delete notes by ulid',
 	sub {
 		$pub->safe_psql(

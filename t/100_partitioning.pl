@@ -38,12 +38,18 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/lib";
+use UlidTest;
 
 my $RECIPES = 'test/suites/recipes';
 my $BACKFILL = 20000;
 my $PG_CONFIG = $ENV{PG_CONFIG} // 'pg_config';
 
 my $node = PostgreSQL::Test::Cluster->new('part');
+
+# query / sql_ok SQL: t/lib/UlidTest.pm's, on $node
+sub sql_ok { return node_sql_ok($node, @_); }
 my $cron;
 
 # query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an error,
@@ -62,16 +68,6 @@ sub query_on
 
 # query SQL: query_on the suite's server
 sub query { return query_on($node, $_[0]); }
-
-# sql_ok SQL: true when psql ran SQL on the suite's server without an error (the error as a
-# diagnostic otherwise)
-sub sql_ok
-{
-	my ($sql) = @_;
-	my ($rc, $out, $err) = $node->psql('postgres', $sql);
-	diag("query failed: $err") if $rc != 0;
-	return $rc == 0;
-}
 
 # q_all SQL: what psql printed, standard output and error, running SQL (which is expected to fail)
 sub q_all
@@ -102,25 +98,6 @@ sub recipe_ok
 	my ($ran, $out) = recipe(@_);
 	diag("psql -f $RECIPES/$_[1]: $out") if !$ran;
 	return $ran;
-}
-
-# must OK, NAME: a set-up step; nothing after it can be checked when it failed
-sub must
-{
-	my ($ok, $name) = @_;
-	ok($ok, $name) or BAIL_OUT("set-up step failed: $name");
-	return;
-}
-
-# cmp_num GOT, OP, WANT, NAME: cmp_ok on numbers, failing (not warning) when GOT is not one
-sub cmp_num
-{
-	my ($got, $op, $want, $name) = @_;
-	local $Test::Builder::Level = $Test::Builder::Level + 1;
-	return cmp_ok($got, $op, $want, $name) if defined $got && $got =~ /^-?\d+$/;
-	fail($name);
-	diag('not a number: ' . ($got // '<undef>'));
-	return 0;
 }
 
 # month OFFSET: YYYYMM of the UTC month OFFSET months from now

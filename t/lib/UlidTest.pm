@@ -1,0 +1,71 @@
+# The helpers the TAP suites (t/*.pl) share, on top of PostgreSQL::Test::Cluster and Test::More;
+# only what 13 to 19 have in common (on 13 and 14 the framework is the older PostgresNode).
+# A suite loads it with: use FindBin; use lib "$FindBin::RealBin/lib"; use UlidTest;
+package UlidTest;
+
+use strict;
+use warnings;
+
+use Exporter 'import';
+use Test::More;
+
+our @EXPORT = qw(node_query node_sql_ok cmp_num must must_run);
+
+# node_query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an
+# error, the error as a diagnostic and '' as the output, so the check that reads it fails
+sub node_query
+{
+	my ($node, $sql) = @_;
+	my ($rc, $out, $err) = $node->psql('postgres', $sql);
+	if ($rc != 0)
+	{
+		diag($node->name . ": query failed: $err");
+		return '';
+	}
+	return $out;
+}
+
+# node_sql_ok NODE, SQL: true when psql ran SQL without an error (the error as a diagnostic
+# otherwise)
+sub node_sql_ok
+{
+	my ($node, $sql) = @_;
+	my ($rc, $out, $err) = $node->psql('postgres', $sql);
+	diag($node->name . ": query failed: $err") if $rc != 0;
+	return $rc == 0;
+}
+
+# cmp_num GOT, OP, WANT, NAME: cmp_ok on numbers, failing (not warning) when GOT is not one
+sub cmp_num
+{
+	my ($got, $op, $want, $name) = @_;
+	local $Test::Builder::Level = $Test::Builder::Level + 1;
+	return cmp_ok($got, $op, $want, $name) if defined $got && $got =~ /^-?\d+$/;
+	fail($name);
+	diag('not a number: ' . ($got // '<undef>'));
+	return 0;
+}
+
+# must GOOD, NAME: a set-up step the rest depends on: a named check, and the end of the run (the
+# rest cannot be checked) when it failed
+sub must
+{
+	my ($good, $name) = @_;
+	local $Test::Builder::Level = $Test::Builder::Level + 1;
+	ok($good, $name) or BAIL_OUT("set-up step failed: $name");
+	return;
+}
+
+# must_run NAME, CODE: must, for a step written as code that dies when it fails (its message as a
+# diagnostic)
+sub must_run
+{
+	my ($name, $code) = @_;
+	local $Test::Builder::Level = $Test::Builder::Level + 1;
+	my $done = eval { $code->(); 1 };
+	diag($@) unless $done;
+	must($done, $name);
+	return;
+}
+
+1;
