@@ -24,9 +24,15 @@ REGRESS_OPTS = --load-extension=ulid --encoding=UTF8
 # servers it needs; `make installcheck` runs them after pg_regress, against the installed server
 # (`make installcheck REGRESS= PROVE_TESTS=t/010_crash_recovery.pl` runs one alone). They need a
 # server configured with --enable-tap-tests (Debian's packages are), Perl's IPC::Run
-# (libipc-run-perl), and a user other than root in a tree that user can write (initdb refuses
-# root). TAP_TESTS set empty in the environment leaves them out (debian/rules does).
+# (libipc-run-perl), and a user other than root in a tree that user can write: initdb refuses
+# root, so as root `make installcheck` (and `pgxn check`) runs pg_regress alone (scripts/test runs
+# the TAP suites as the user postgres). TAP_TESTS set empty in the environment leaves them out
+# (debian/rules does).
+ifeq ($(shell id -u),0)
+TAP_TESTS   ?=
+else
 TAP_TESTS   ?= 1
+endif
 
 PG_CONFIG   ?= pg_config
 
