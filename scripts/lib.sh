@@ -6,7 +6,8 @@
 #   ulid_pg_source_built MAJOR    true when MAJOR is one scripts/pg-build makes (scripts/pg-versions)
 #   ulid_pg_ensure_server  make sure PostgreSQL $ULID_PG_MAJOR is there (scripts/pg-build if needed)
 #   ulid_pg_config / ulid_pg_bindir   pg_config / bindir of PostgreSQL $ULID_PG_MAJOR
-#   ulid_build_install     make -j2 and make install against PostgreSQL $ULID_PG_MAJOR
+#   ulid_build_install     make -j2 and make install against PostgreSQL $ULID_PG_MAJOR (and remove
+#                          the ulid--*.sql there that this tree does not have)
 #   ulid_virtualenv CMD..  run CMD inside a throwaway PostgreSQL $ULID_PG_MAJOR cluster, PG* env set
 #   ulid_log/ulid_warn/ulid_die/ulid_section   logging
 #
@@ -282,6 +283,25 @@ ulid_build_install() {
     make -C "$ULID_ROOT" -j2 PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
     ulid_log "install: make install PG_CONFIG=$pgc"
     ulid_as_root make -C "$ULID_ROOT" install PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
+    ulid_remove_stale_scripts "$pgc"
+}
+
+# ulid_remove_stale_scripts PG_CONFIG: delete the ulid--*.sql scripts in the server's extension
+# directory that this tree does not install (left there by another tree or an abandoned version):
+# the server would offer them as versions and update paths of this extension. A file a Debian
+# package owns is left alone, with a warning.
+ulid_remove_stale_scripts() {
+    local dir f
+    dir="$("$1" --sharedir)/extension"
+    for f in "$dir"/ulid--*.sql; do
+        [[ -f $f && ! -f $ULID_ROOT/$(basename "$f") ]] || continue
+        if dpkg-query -S "$f" >/dev/null 2>&1; then
+            ulid_warn "install: $f is not this tree's but a package's: left in place"
+        else
+            ulid_log "install: removing $f (not this tree's)"
+            ulid_as_root rm -f "$f" || return
+        fi
+    done
 }
 
 # ---------------------------------------------------------------------------------------------
