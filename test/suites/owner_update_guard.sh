@@ -84,12 +84,13 @@ fresh_db() {
     printf '%s\n' "$db"
 }
 
-# state DB: the catalog description, the version and the owner's operators in the families
+# state DB: the catalog description, the version and the owner's operators in the families (one
+# session: this suite makes about a hundred databases and looks at each twice)
 state() {
-    q "$1" "$DESCRIBE_SQL"
-    q "$1" "SELECT 'extversion ' || extversion FROM pg_extension WHERE extname = 'ulid'"
-    q "$1" "SELECT 'foreign family entries ' || count(*) FROM pg_amop a JOIN pg_operator o ON o.oid = a.amopopr
-            WHERE o.oprowner = '$OWNER'::regrole"
+    q "$1" "$DESCRIBE_SQL
+            SELECT 'extversion ' || extversion FROM pg_extension WHERE extname = 'ulid';
+            SELECT 'foreign family entries ' || count(*) FROM pg_amop a JOIN pg_operator o ON o.oid = a.amopopr
+            WHERE o.oprowner = '$OWNER'::regrole;"
 }
 
 PLANT_DECOY="CREATE FUNCTION public.ulid_uuid_cmp(integer) RETURNS integer LANGUAGE sql AS 'SELECT 0';
