@@ -8,7 +8,8 @@
 #                                not built, prints why instead and returns 1
 #   install_tree PG_CONFIG WORK [ROOT]
 #                                build this tree in a scratch copy under WORK against PG_CONFIG and
-#                                install it there (the tracked files of a checkout; anything else,
+#                                install it there, unless the server has these very files already
+#                                (the tracked files of a checkout; anything else,
 #                                e.g. an unpacked release archive, as it is, cleaned): an ok line;
 #                                on failure the build log's tail, a FAIL line, the summary, exit 1.
 #                                With ROOT, PG_CONFIG and WORK are paths under the root directory
@@ -52,15 +53,31 @@ install_tree() {
         tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$root$src"
     if "${run[@]}" make -C "$src" -s clean PG_CONFIG="$pgc" >"$log" 2>&1 &&
         "${run[@]}" make -C "$src" -j2 PG_CONFIG="$pgc" >>"$log" 2>&1 &&
-        "${run[@]}" make -C "$src" install PG_CONFIG="$pgc" >>"$log" 2>&1; then
-        ok "built and installed into $("${run[@]}" "$pgc" --version)${root:+ (under $root)}"
-        rm -rf "$root$src"
+        "${run[@]}" make -C "$src" install PG_CONFIG="$pgc" DESTDIR="$src.stage" >>"$log" 2>&1 &&
+        if same_as_installed "$root$src.stage"; then
+            ok "built; $("${run[@]}" "$pgc" --version) has these very files installed already${root:+ (under $root)}"
+        else
+            "${run[@]}" make -C "$src" install PG_CONFIG="$pgc" >>"$log" 2>&1 &&
+                ok "built and installed into $("${run[@]}" "$pgc" --version)${root:+ (under $root)}"
+        fi
+    then
+        rm -rf "$root$src" "$root$src.stage"
     else
         tail -n 20 "$log" | sed 's/^/#     /'
         bad "build/install against $("${run[@]}" "$pgc" --version)${root:+ (under $root)}"
         checks_summary
         exit 1
     fi
+}
+
+# same_as_installed STAGE: true when every file staged under STAGE (make install DESTDIR=STAGE) is
+# installed, byte for byte, at its place under ROOT (a global of install_tree's caller, empty on
+# the host). Then install_tree leaves the server's files alone: another pass may be using them.
+same_as_installed() {
+    local stage="$1" f
+    while IFS= read -r -d '' f; do
+        cmp -s "$f" "${root:-}${f#"$stage"}" || return 1
+    done < <(find "$stage" -type f -print0)
 }
 
 on() {
