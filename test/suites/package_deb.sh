@@ -62,8 +62,11 @@ if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
 fi
 ASIDE="$WORK/aside"
 installed() { [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$PKG" 2>/dev/null)" == [ir]* ]]; }
+# the package is this pass's only in the pass that builds and installs it: the pass of another
+# major, which scripts/test may run at the same time, must not purge it on its way out
+OURS=0
 cleanup() {
-    if installed; then apt-get purge "$PKG" >/dev/null 2>&1 || echo "# WARNING: could not purge $PKG"; fi
+    if ((OURS)) && installed; then apt-get purge "$PKG" >/dev/null 2>&1 || echo "# WARNING: could not purge $PKG"; fi
     pkgt_end
 }
 trap cleanup EXIT
@@ -132,6 +135,7 @@ if [[ $MAJOR != "$DEB_MAJOR" ]] || ((SOURCE_BUILT)); then
     checks_summary
     exit
 fi
+OURS=1
 
 echo
 echo "# dpkg-buildpackage as root in a directory the user postgres cannot read (docs/install.md)"
