@@ -56,7 +56,7 @@ FROM pg_proc p
 WHERE p.proname IN ('ulid_encrypt', 'ulid_decrypt') AND p.pronamespace = 'public'::regnamespace
 ORDER BY p.proname, p.pronargs;
 -- Without a key the server-key forms refuse with 55000: where ulid is not preloaded (this test's
--- server, as scripts/test runs it) and where no ulid.public_id_key is set; test/suites/public_ids.sh
+-- server, as scripts/test runs it) and where no ulid.public_id_key is set; t/170_public_ids.pl
 -- runs them on a server that preloads ulid and holds a key.
 SELECT left(regress.error_of($$SELECT ulid_encrypt('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid)$$), 7) AS encrypt,
        left(regress.error_of($$SELECT ulid_decrypt('01ARZ3NDEKTSV4RRFFQ69G5FAV'::ulid)$$), 7) AS decrypt;

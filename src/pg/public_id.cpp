@@ -23,7 +23,7 @@ using namespace ulid;
 using namespace ulid::pg;
 
 // make ULID_TEST_NO_OPENSSL=1 (a test-only library, never installed) behaves as on a server built
-// without OpenSSL, for test/suites/public_ids.sh.
+// without OpenSSL, for t/170_public_ids.pl.
 #if defined(USE_OPENSSL) && !defined(ULID_TEST_NO_OPENSSL)
 #define ULID_HAVE_OPENSSL 1
 #else
