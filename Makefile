@@ -63,7 +63,7 @@ endif
 
 # make ULID_TEST_LAYOUT=N: a test-only build whose server-wide state of gen_monotonic_ulid() claims
 # layout N (src/pg/shared_state.cpp), named ulid_test_layout.so and never installed, for
-# test/suites/monotonic_shared.sh: loaded beside ulid.so in one server, one of them must refuse.
+# t/160_monotonic_shared.pl: loaded beside ulid.so in one server, one of them must refuse.
 ifdef ULID_TEST_LAYOUT
 MODULE_big   = ulid_test_layout
 PG_CPPFLAGS += -DULID_TEST_LAYOUT=$(ULID_TEST_LAYOUT)
@@ -72,7 +72,7 @@ endif
 
 # make ULID_TEST_NO_OPENSSL=1: a test-only build that behaves as on a server built without OpenSSL
 # (ulid_encrypt() and ulid_decrypt() raise 0A000; src/pg/public_id.cpp), named
-# ulid_test_no_openssl.so and never installed, for test/suites/public_ids.sh.
+# ulid_test_no_openssl.so and never installed, for t/170_public_ids.pl.
 ifdef ULID_TEST_NO_OPENSSL
 MODULE_big   = ulid_test_no_openssl
 PG_CPPFLAGS += -DULID_TEST_NO_OPENSSL
