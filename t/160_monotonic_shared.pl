@@ -28,7 +28,6 @@ use strict;
 use warnings;
 
 use Cwd;
-use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -62,15 +61,6 @@ sub err_of
 	my ($sql) = @_;
 	my ($rc, $out, $err) = $node->psql('postgres', "\\set VERBOSITY verbose\n$sql");
 	return $err;
-}
-
-# run_cmd(COMMAND...): its exit status and its stdout and stderr together
-sub run_cmd
-{
-	my (@cmd) = @_;
-	my $out = '';
-	IPC::Run::run(\@cmd, '<', \undef, '>&', \$out);
-	return ($? >> 8, $out);
 }
 
 # pgbench_round(NAME, SCRIPT): 8 clients for $duration s running SCRIPT; the number of failed

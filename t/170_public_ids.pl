@@ -19,7 +19,6 @@
 use strict;
 use warnings;
 
-use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
@@ -43,15 +42,6 @@ sub random_hex
 my $key1  = random_hex(32);
 my $key2  = random_hex(16);
 my $other = random_hex(16);    # for the statements that must be refused
-
-# run_cmd(COMMAND...): its exit status and its stdout and stderr together
-sub run_cmd
-{
-	my (@cmd) = @_;
-	my $out = '';
-	IPC::Run::run(\@cmd, '<', \undef, '>&', \$out);
-	return ($? >> 8, $out);
-}
 
 my $pkglibdir = (run_cmd($pg_config, '--pkglibdir'))[1];
 chomp $pkglibdir;

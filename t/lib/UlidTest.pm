@@ -7,9 +7,10 @@ use strict;
 use warnings;
 
 use Exporter 'import';
+use IPC::Run;
 use Test::More;
 
-our @EXPORT = qw(node_query node_sql_ok cmp_num must must_run);
+our @EXPORT = qw(node_query node_sql_ok cmp_num must must_run run_cmd);
 
 # node_query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an
 # error, the error as a diagnostic and '' as the output, so the check that reads it fails
@@ -66,6 +67,15 @@ sub must_run
 	diag($@) unless $done;
 	must($done, $name);
 	return;
+}
+
+# run_cmd COMMAND...: its exit status, and its stdout and stderr together (stdin empty)
+sub run_cmd
+{
+	my (@cmd) = @_;
+	my $out = '';
+	IPC::Run::run(\@cmd, '<', \undef, '>&', \$out);
+	return ($? >> 8, $out);
 }
 
 1;
