@@ -20,9 +20,9 @@
 #   - a search_path whose first schema plants look-alikes of every pg_catalog function and operator
 #     the file names: none is ever called.
 # With ULID_PORTABLE_FORM=tle, the same checks of the pg_tle form (portable/ulid_portable_tle.sql,
-# then CREATE EXTENSION ulid_portable) on a server that preloads pg_tle (test/suites/pg_tle.sh runs
-# it so): the installer is in pgtle_admin; pgcrypto, which the extension requires, is created
-# before it, so the check without pgcrypto is pg_tle.sh's (CREATE EXTENSION refuses); a re-run is
+# then CREATE EXTENSION ulid_portable) on a server that preloads pg_tle (t/180_pg_tle.pl runs it
+# so): the installer is in pgtle_admin; pgcrypto, which the extension requires, is created before
+# it, so the check without pgcrypto is t/180_pg_tle.pl's (CREATE EXTENSION refuses); a re-run is
 # the registration again and ALTER EXTENSION ... UPDATE.
 # Runs in the throwaway cluster of scripts/test (PG* environment, a superuser). About 30 s.
 set -uo pipefail
