@@ -6,24 +6,14 @@
 #     suites' headers' first paragraphs): every ```sql and ```sh block's info string uses only the
 #     convention's words; a `norun file=<path>` block is verbatim in <path> and some suite runs
 #     <path>; an `error` block has its output block; every relative link (file and #anchor) resolves;
-#   - the examples (test/lib/docs.py run): on a server of its own of the major under test
-#     (shared_preload_libraries = 'ulid', as docs/monotonicity.md asks for gen_monotonic_ulid() on
-#     13-16; TimeZone UTC; ulid.public_id_key, the key of docs/public-ids.md's examples), each page's runnable sql blocks run in order, twice, each time in a
-#     fresh empty database, through psql -X -q: a block fails on any error unless marked `error`
-#     (then it must fail), and a ```text block after it must be its output — values that differ
-#     between the two runs (generated ids, times, numbers) match any value of their shape, timings
-#     always do, everything else must be as shown;
-#   - complete by construction (test/lib/docs.py reference): every member of the installed
-#     extension (pg_depend, deptype 'e') has a COMMENT and a row, with that comment, in
-#     docs/sql-reference.md's object index, and every row there is a member on this major or says
-#     from which major it is one;
+#   - the examples and the SQL reference's object index, which need a server of their own, are
+#     t/200_docs_examples.pl's;
 #   - the two commands of README.md (its ```sh ci block): .ci/run runs scripts/test, and
 #     scripts/demo without a terminal (ULID_SKIP_PACKAGES=1 ULID_SKIP_BUILD=1: the extension is
 #     installed already) prints its tour and exits 0.
 # Prints one line per check, exits non-zero on any violation.
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
-source test/lib/cluster.sh
 source test/lib/checks.sh
 suite_isolate_env
 suite_exit_on_signals
@@ -45,22 +35,9 @@ docs_py() {
 echo "# static: info strings, quotes, links"
 docs_py check
 
-echo
-echo "# the examples"
-must "create a server" cluster_init docs --no-sync
-# the key of docs/public-ids.md's examples, which shows the server-held form with it
-cluster_conf docs "shared_preload_libraries = 'ulid'" "timezone = 'UTC'" "ulid.public_id_key = '5a0f8d3e2b6c41a79e1d0c3b4a596877'"
-must "start it with shared_preload_libraries = 'ulid' and TimeZone UTC" cluster_start docs
-MAJOR="$(cluster_psql docs -d postgres -Atc "SELECT current_setting('server_version_num')::int / 10000")"
-note "$(cluster_psql docs -d postgres -Atc 'SELECT version()')"
-export PATH="$ULID_PG_BINDIR:$PATH" PGHOST=127.0.0.1 PGPORT="$(cluster_port docs)" PGUSER=postgres PGDATABASE=postgres
-docs_py run "$MAJOR"
-
-echo
-echo "# the SQL reference is complete"
-must "a database with the extension" cluster_psql docs -d postgres -c "CREATE DATABASE docs_reference"
-must "CREATE EXTENSION ulid" cluster_psql docs -d docs_reference -c "CREATE EXTENSION ulid"
-PGDATABASE=docs_reference docs_py reference "$MAJOR"
+# the major under test (scripts/test exports it; else the pg_config first on PATH, which scripts/test
+# makes the major under test's)
+MAJOR="${ULID_PG_MAJOR:-$(pg_config --version | sed -nE 's/^PostgreSQL ([0-9]+).*/\1/p')}"
 
 echo
 echo "# README's two commands"
