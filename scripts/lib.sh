@@ -31,7 +31,7 @@ ULID_COMMON_PACKAGES=(
     make
     pgbouncer          # t/060_pooler.pl: gen_ulid() behind a pooler in transaction mode
     unzip git          # test/suites/install_steps.sh: the install steps the docs show
-    sqlsmith           # random SQL from the catalog (test/suites/sqlsmith.sh)
+    sqlsmith           # random SQL from the catalog (t/220_sqlsmith.pl)
     libipc-run-perl    # PostgreSQL's TAP framework (t/*.pl on PostgreSQL::Test::Cluster)
 )
 # the drivers and ORMs of test/suites/clients.sh (npm packages come from clients/node/package-lock.json;
@@ -284,6 +284,27 @@ ulid_build_install() {
     ulid_log "install: make install PG_CONFIG=$pgc"
     ulid_as_root make -C "$ULID_ROOT" install PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
     ulid_remove_stale_scripts "$pgc"
+}
+
+# ulid_tap_tree DEST: a copy of this tree in DEST for the TAP suites (t/*.pl): with .git
+# (t/160_monotonic_shared.pl builds an earlier release from its tag), without build outputs, owned
+# by the user postgres when run as root (initdb refuses root; the suites then run as postgres).
+# scripts/test's run_tap and scripts/sqlsmith-long run them there.
+ulid_tap_tree() {
+    mkdir -p "$1" || return
+    tar -C "$ULID_ROOT" --exclude='*.o' --exclude='*.bc' --exclude='*.so' \
+        --exclude=./tmp_check --exclude=node_modules --exclude=target -cf - . | tar -C "$1" -xf - || return
+    if (($(id -u) == 0)); then chown -R postgres: "$1"; fi
+}
+
+# ulid_tap_ports: prints the directory where PostgreSQL::Test::Cluster notes the ports its nodes
+# take (PG_TEST_PORT_DIR), one for every TAP run on the machine (scripts/test's passes that run at
+# the same time, scripts/sqlsmith-long), so that their nodes never pick the same port
+ulid_tap_ports() {
+    local ports=/tmp/ulid-tap-ports
+    mkdir -p "$ports" || return
+    chmod 1777 "$ports" 2>/dev/null || true
+    printf '%s\n' "$ports"
 }
 
 # ulid_remove_stale_scripts PG_CONFIG: delete the ulid--*.sql scripts in the server's extension
