@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # test/lib/servers.sh: for the suites that run servers of several majors side by side
-# (pg_upgrade.sh, logical_upgrade.sh). Source it after checks.sh.
+# (logical_upgrade.sh; t/210_pg_upgrade.pl finds the pinned servers the same way, in Perl). Source it
+# after checks.sh.
 #
 #   skip_suite REASON...         print "SKIPPED: REASON" and exit 77
 #   pinned_server MAJOR          the prefix of MAJOR's server built by scripts/pg-build (in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Major upgrades by logical replication: the path where pg_upgrade cannot go (from Debian's
-# packaged 15 to an upstream-built major pg_upgrade fails for any table: test/suites/pg_upgrade.sh),
+# packaged 15 to an upstream-built major pg_upgrade fails for any table: t/210_pg_upgrade.pl),
 # and one with no downtime beyond the cut-over. docs/upgrading.md describes the procedure this
 # suite runs, with the recipes test/suites/recipes/upgrade_*.{sql,sh} verbatim:
 #   1. the old server runs with wal_level = logical and publishes the tables (upgrade_publish.sql);
