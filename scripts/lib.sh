@@ -286,14 +286,24 @@ ulid_build_install() {
     ulid_remove_stale_scripts "$pgc"
 }
 
+# ulid_copy_tree DEST [TAR-OPTION...]: a copy of this tree (the working tree as it is, with .git
+# unless an option excludes it) in DEST, without build outputs (objects, libraries, bitcode, the
+# unit and fuzz builds, pg_regress's and the TAP suites' results, the clients' dependencies)
+ulid_copy_tree() {
+    local dest="$1"
+    shift
+    mkdir -p "$dest" || return
+    tar -C "$ULID_ROOT" --exclude='*.o' --exclude='*.bc' --exclude='*.so' --exclude=./tmp_check \
+        --exclude=./results --exclude=node_modules --exclude=target --exclude=./test/unit/build \
+        --exclude=./test/fuzz/build "$@" -cf - . | tar -C "$dest" -xf -
+}
+
 # ulid_tap_tree DEST: a copy of this tree in DEST for the TAP suites (t/*.pl): with .git
-# (t/160_monotonic_shared.pl builds an earlier release from its tag), without build outputs, owned
-# by the user postgres when run as root (initdb refuses root; the suites then run as postgres).
-# scripts/test's run_tap and scripts/sqlsmith-long run them there.
+# (t/160_monotonic_shared.pl builds an earlier release from its tag), owned by the user postgres
+# when run as root (initdb refuses root; the suites then run as postgres). scripts/test's run_tap
+# and scripts/sqlsmith-long run them there.
 ulid_tap_tree() {
-    mkdir -p "$1" || return
-    tar -C "$ULID_ROOT" --exclude='*.o' --exclude='*.bc' --exclude='*.so' \
-        --exclude=./tmp_check --exclude=node_modules --exclude=target -cf - . | tar -C "$1" -xf - || return
+    ulid_copy_tree "$1" || return
     if (($(id -u) == 0)); then chown -R postgres: "$1"; fi
 }
 
