@@ -135,10 +135,9 @@ sub partitions_of
 		 WHERE i.inhparent = 'events'::regclass");
 }
 
-my $major = `$PG_CONFIG --version`;
+my $major = pg_config_value('--version', $PG_CONFIG);
 $major = $1 if $major =~ /^PostgreSQL (\d+)/;
-my $sharedir = `$PG_CONFIG --sharedir`;
-chomp $sharedir;
+my $sharedir = pg_config_value('--sharedir', $PG_CONFIG);
 
 # debian_extension NAME, PACKAGE: true when the extension's files are installed for the server under
 # test; otherwise says why not (Debian's package not installed for Debian's server, or a server

@@ -43,8 +43,7 @@ my $key1  = random_hex(32);
 my $key2  = random_hex(16);
 my $other = random_hex(16);    # for the statements that must be refused
 
-my $pkglibdir = (run_cmd($pg_config, '--pkglibdir'))[1];
-chomp $pkglibdir;
+my $pkglibdir = pg_config_value('--pkglibdir', $pg_config);
 my $pss = -f "$pkglibdir/pg_stat_statements.so" ? ',pg_stat_statements' : '';
 
 my $node = PostgreSQL::Test::Cluster->new('keys');

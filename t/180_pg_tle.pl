@@ -45,14 +45,6 @@ my $tle       = 'portable/ulid_portable_tle.sql';
 my $loose     = 'portable/ulid_portable.sql';
 my $su        = getpwuid($<);    # the bootstrap superuser: the OS user that ran initdb
 
-# pg_config_value(OPTION): one line of pg_config's output
-sub pg_config_value
-{
-	my ($rc, $out) = run_cmd($pg_config, $_[0]);
-	BAIL_OUT("$pg_config $_[0] failed: $out") if $rc != 0;
-	chomp $out;
-	return $out;
-}
 my $sharedir = pg_config_value('--sharedir');
 unless (-f pg_config_value('--pkglibdir') . '/pg_tle.so'
 	&& -f "$sharedir/extension/pg_tle.control")

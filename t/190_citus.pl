@@ -52,9 +52,9 @@ my $total = $backfill + $live;
 
 # Citus installed for the server under test (its control file and library), or the reason it is not
 my $pg_config = $ENV{PG_CONFIG} // 'pg_config';
-chomp(my $pg_version = `$pg_config --version`);
-chomp(my $sharedir = `$pg_config --sharedir`);
-chomp(my $pkglibdir = `$pg_config --pkglibdir`);
+my $pg_version = pg_config_value('--version', $pg_config);
+my $sharedir   = pg_config_value('--sharedir', $pg_config);
+my $pkglibdir  = pg_config_value('--pkglibdir', $pg_config);
 my $citus_control = "$sharedir/extension/citus.control";
 if (!-f $citus_control || !-f "$pkglibdir/citus.so")
 {

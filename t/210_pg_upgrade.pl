@@ -62,7 +62,7 @@ use UlidTest;
 
 my $started = time;
 my $pg_config = $ENV{PG_CONFIG} // 'pg_config';
-chomp(my $this_version = `$pg_config --version`);
+my $this_version = pg_config_value('--version', $pg_config);
 my ($this) = $this_version =~ /^PostgreSQL (\d+)/;
 $this //= 'unknown';
 my $in_chroot = ($ENV{ULID_IN_CHROOT} // '') eq '1';
@@ -156,8 +156,8 @@ sub not_installed
 {
 	my ($major) = @_;
 	my $pgc = "$prefix{$major}/bin/pg_config";
-	chomp(my $share = `$pgc --sharedir`);
-	chomp(my $pkglib = `$pgc --pkglibdir`);
+	my $share  = pg_config_value('--sharedir', $pgc);
+	my $pkglib = pg_config_value('--pkglibdir', $pgc);
 	my @missing;
 	for my $f (sort keys %tree_file)
 	{

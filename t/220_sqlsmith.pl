@@ -116,8 +116,7 @@ $per_run = 1 if $total_seconds > 0 && $per_run == 0;
 
 # ---------------------------------------------------------------------------------------------
 # server: a log that names user and SQLSTATE on every line, error locations, crashed queries whole
-my $bindir = (run_cmd($pg_config, '--bindir'))[1];
-chomp $bindir;
+my $bindir = pg_config_value('--bindir', $pg_config);
 my $server_version = (run_cmd("$bindir/postgres", '--version'))[1];
 chomp $server_version;
 my $node = PostgreSQL::Test::Cluster->new('smith');

@@ -10,7 +10,7 @@ use Exporter 'import';
 use IPC::Run;
 use Test::More;
 
-our @EXPORT = qw(node_query node_sql_ok cmp_num must must_run run_cmd);
+our @EXPORT = qw(node_query node_sql_ok cmp_num must must_run run_cmd pg_config_value);
 
 # node_query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an
 # error, the error as a diagnostic and '' as the output, so the check that reads it fails
@@ -76,6 +76,20 @@ sub run_cmd
 	my $out = '';
 	IPC::Run::run(\@cmd, '<', \undef, '>&', \$out);
 	return ($? >> 8, $out);
+}
+
+# pg_config_value OPTION [, PG_CONFIG]: what pg_config prints for OPTION (e.g. '--sharedir'), its
+# newline removed; PG_CONFIG defaults to the server under test's ($ENV{PG_CONFIG}, else the
+# pg_config on PATH). The run ends (BAIL_OUT) when pg_config fails: nothing can be checked then.
+sub pg_config_value
+{
+	my ($option, $pg_config) = @_;
+	$pg_config //= $ENV{PG_CONFIG} // 'pg_config';
+	my $out = '';
+	IPC::Run::run([ $pg_config, $option ], '<', \undef, '>', \$out, '2>', \my $err);
+	BAIL_OUT("$pg_config $option failed: $err") if $? != 0;
+	chomp $out;
+	return $out;
 }
 
 1;
