@@ -6,8 +6,12 @@
 #   ulid_pg_source_built MAJOR    true when MAJOR is one scripts/pg-build makes (scripts/pg-versions)
 #   ulid_pg_ensure_server  make sure PostgreSQL $ULID_PG_MAJOR is there (scripts/pg-build if needed)
 #   ulid_pg_config / ulid_pg_bindir   pg_config / bindir of PostgreSQL $ULID_PG_MAJOR
-#   ulid_build_install     make -j2 and make install against PostgreSQL $ULID_PG_MAJOR (and remove
-#                          the ulid--*.sql there that this tree does not have)
+#   ulid_build_install [PG_CONFIG [TREE]]   make -j2 and make install against PostgreSQL
+#                          $ULID_PG_MAJOR (or PG_CONFIG's server; in TREE), and remove the
+#                          ulid--*.sql there that this tree does not have
+#   ulid_copy_tree DEST [TAR-OPTION...]   this tree, without build outputs, copied to DEST
+#   ulid_tap_tree DEST / ulid_tap_ports   the copy the TAP suites run in (postgres's when root) /
+#                          the directory their nodes note their ports in
 #   ulid_virtualenv CMD..  run CMD inside a throwaway PostgreSQL $ULID_PG_MAJOR cluster, PG* env set
 #   ulid_log/ulid_warn/ulid_die/ulid_section   logging
 #
@@ -273,16 +277,17 @@ ulid_pg_bindir() {
     "$pgc" --bindir
 }
 
-# make and make install against PostgreSQL $ULID_PG_MAJOR. (Objects built against another server's
-# headers are compiled again by the Makefile itself: .build-flavour.) ULID_WERROR=1 makes warnings
-# errors (scripts/test sets it).
+# ulid_build_install [PG_CONFIG [TREE]]: make and make install in TREE (default: this tree) against
+# PG_CONFIG's server (default: PostgreSQL $ULID_PG_MAJOR's), then remove the server's stale
+# scripts. (Objects built against another server's headers are compiled again by the Makefile
+# itself: .build-flavour.) ULID_WERROR=1 makes warnings errors (scripts/test sets it).
 ulid_build_install() {
-    local pgc
-    pgc="$(ulid_pg_config)" || return 1
-    ulid_log "build: make -j2 PG_CONFIG=$pgc ULID_WERROR=${ULID_WERROR:-0}"
-    make -C "$ULID_ROOT" -j2 PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
+    local pgc="${1:-}" tree="${2:-$ULID_ROOT}"
+    if [[ -z $pgc ]]; then pgc="$(ulid_pg_config)" || return 1; fi
+    ulid_log "build: make -j2 PG_CONFIG=$pgc ULID_WERROR=${ULID_WERROR:-0}$([[ $tree == "$ULID_ROOT" ]] || echo " (in $tree)")"
+    make -C "$tree" -j2 PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
     ulid_log "install: make install PG_CONFIG=$pgc"
-    ulid_as_root make -C "$ULID_ROOT" install PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
+    ulid_as_root make -C "$tree" install PG_CONFIG="$pgc" ULID_WERROR="${ULID_WERROR:-0}" || return
     ulid_remove_stale_scripts "$pgc"
 }
 
