@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # (the lists and settings here are for the scripts that source it)
 # scripts/lib.sh: helpers shared by scripts/test and scripts/demo. Source it; don't run it.
 #
 #   ulid_ensure_packages [PKG..]  install whatever is missing among PKG.. (default: ULID_PACKAGES)
@@ -23,23 +23,22 @@ set -euo pipefail
 
 ULID_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)"
 ULID_PG_MAJOR="${ULID_PG_MAJOR:-15}"
-# What every run needs whatever the major: unit tests, fuzzing, valgrind, the compiler, the clients.
-ULID_COMMON_PACKAGES=(
-    libgtest-dev
-    build-essential
-    g++
-    clang-14
-    llvm-14
-    libclang-rt-14-dev # libFuzzer and the sanitizer runtimes for clang (test/fuzz)
-    valgrind           # memcheck of the unit tests (make -C test/unit valgrind)
-    make
-    pgbouncer          # t/060_pooler.pl: gen_ulid() behind a pooler in transaction mode
-    unzip git          # test/suites/install_steps.sh: the install steps the docs show
-    sqlsmith           # random SQL from the catalog (t/220_sqlsmith.pl)
-    libipc-run-perl    # PostgreSQL's TAP framework (t/*.pl on PostgreSQL::Test::Cluster)
-)
-# the drivers and ORMs of test/suites/clients.sh (npm packages come from clients/node/package-lock.json;
-# nodejs from the machine or Debian, npm from Debian only where no npm is on PATH)
+# The test tiers (scripts/test --tier; docs/development.md, "Tiers") and the Debian packages each
+# needs. Every tier but unit also needs the server under test with its headers (ulid_pg_packages).
+ULID_TIERS=(unit static server packaging clients)
+# unit: the C++ core's unit tests (GoogleTest, sanitizers), valgrind memcheck, a short fuzz (clang's libFuzzer)
+ULID_UNIT_PACKAGES=(libgtest-dev build-essential g++ make clang-14 llvm-14 libclang-rt-14-dev valgrind)
+# static: checks of the tree's text (test/suites/*.sh whose header says "Tier: static")
+ULID_STATIC_PACKAGES=(shellcheck python3 git)
+# server: pg_regress and the TAP suites t/*.pl (PostgreSQL::Test::Cluster needs Perl's IPC::Run)
+ULID_SERVER_PACKAGES=(build-essential g++ make libipc-run-perl)
+# what some server-tier suites use besides, each skipping with the package's name without it:
+# pgbouncer (t/060_pooler.pl), sqlsmith (t/220_sqlsmith.pl), and for Debian's servers pg_cron and
+# pg_partman (t/100_partitioning.pl, ulid_server_extra_packages). A run of every tier installs them.
+ULID_SERVER_EXTRA_PACKAGES=(pgbouncer sqlsmith)
+# clients: the drivers and ORMs of test/suites/clients.sh (npm packages come from
+# clients/node/package-lock.json; nodejs from the machine or Debian, npm from Debian only where no
+# npm is on PATH)
 ULID_CLIENT_PACKAGES=(
     python3-psycopg python3-psycopg2 python3-asyncpg python3-sqlalchemy python3-django
     libpostgresql-jdbc-java default-jdk-headless
@@ -48,13 +47,12 @@ ULID_CLIENT_PACKAGES=(
     librust-tokio-postgres-dev librust-postgres-types-dev librust-futures-util-dev librust-tokio-dev cargo
     nodejs
 )
-ULID_COMMON_PACKAGES+=("${ULID_CLIENT_PACKAGES[@]}")
-# the packaging tools of scripts/package and of test/suites/package_deb.sh, pgxn_client.sh and
-# release_binaries.sh: building the Debian packages (debhelper, pg_buildext from
-# postgresql-server-dev-all, the server and its contrib for the build-time tests from postgresql-all),
-# checking them (lintian, autopkgtest) and PGXN's client (pgxnclient)
-ULID_PACKAGING_PACKAGES=(dpkg-dev debhelper postgresql-server-dev-all postgresql-all lintian autopkgtest pgxnclient)
-ULID_COMMON_PACKAGES+=("${ULID_PACKAGING_PACKAGES[@]}")
+# packaging: scripts/package and the suites of the packages: building the Debian packages
+# (debhelper, pg_buildext from postgresql-server-dev-all, the server and its contrib for the
+# build-time tests from postgresql-all), checking them (lintian, autopkgtest), PGXN's client
+# (pgxnclient), the install steps the docs show (unzip, git)
+ULID_PACKAGING_PACKAGES=(dpkg-dev debhelper postgresql-server-dev-all postgresql-all lintian autopkgtest pgxnclient
+    unzip git)
 ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/pg-build
 # The majors CI runs (`scripts/test --pg all`, .ci/run); scripts/version-gates checks every
 # version gate in the tree against this list.
@@ -157,7 +155,6 @@ ulid_citus_built_for() {
 mapfile -t ULID_PACKAGES < <(ulid_pg_packages "$ULID_PG_MAJOR")
 # What building and installing the extension alone needs (scripts/demo): no test tools, no clients.
 ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" build-essential g++ make)
-ULID_PACKAGES+=("${ULID_COMMON_PACKAGES[@]}")
 
 # ulid_pg_ensure_server: build PostgreSQL $ULID_PG_MAJOR when it is a source-built major (cached:
 # instant when done before); Debian's packaged majors come from ulid_ensure_packages. Returns 77

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # test/lib/cluster.sh: throwaway PostgreSQL servers for integration suites (source it; bash only).
 #
 # Each cluster lives in a temporary directory, listens on 127.0.0.1 and a Unix socket in that

@@ -358,18 +358,38 @@ def suite_summary(path):
             if para:
                 break
             continue
-        if text.startswith("shellcheck "):
+        if text.startswith("shellcheck ") or TIER_LINE.match(text):
             continue
         para.append(text)
     return " ".join(para)
 
 
+TIER_LINE = re.compile(r"^Tier: ([a-z]+)\b")
+
+
+def suite_tier(path):
+    """A suite's tier (scripts/test --tier): a TAP file's is server, a bash suite's is the
+    "# Tier: NAME" line of its header (server without one)."""
+    if path.endswith(".pl"):
+        return "server"
+    for line in open(path, encoding="utf-8").read().split("\n"):
+        if line.startswith("#!"):
+            continue
+        if not line.startswith("#"):
+            break
+        m = TIER_LINE.match(line[1:].strip())
+        if m:
+            return m.group(1)
+    return "server"
+
+
 def suites_index(suite_paths):
-    rows = ["| suite | what it tests (the first paragraph of its header) |", "|---|---|"]
+    rows = ["| suite | tier | what it tests (the first paragraph of its header) |", "|---|---|---|"]
     readme_dir = os.path.dirname(os.path.join(ROOT, SUITES_README))
     for path in suite_paths:
         name = os.path.relpath(path, ROOT) if path.endswith(".pl") else os.path.basename(path)
-        rows.append(f"| [`{name}`]({os.path.relpath(path, readme_dir)}) | {cell(suite_summary(path)) or '(no header)'} |")
+        rows.append(f"| [`{name}`]({os.path.relpath(path, readme_dir)}) | {suite_tier(path)} "
+                    f"| {cell(suite_summary(path)) or '(no header)'} |")
     return "\n".join(rows)
 
 

@@ -22,6 +22,7 @@
 # checkout (ULID_CLIENTS_CACHE, default /var/cache/ulid-clients, else ~/.cache/ulid-clients; Go's
 # build cache and the Rust build live there too: built once, reused by every major). Uses only the
 # PG* environment: any server major works.
+# Tier: clients (drivers and ORMs (scripts/test --tier clients))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 source scripts/lib.sh

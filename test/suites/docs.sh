@@ -12,6 +12,7 @@
 #     scripts/demo without a terminal (ULID_SKIP_PACKAGES=1 ULID_SKIP_BUILD=1: the extension is
 #     installed already) prints its tour and exits 0.
 # Prints one line per check, exits non-zero on any violation.
+# Tier: static (checks of the tree itself, run once per run (scripts/test --tier static))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 source test/lib/checks.sh

@@ -12,6 +12,7 @@
 # its own pg_config, so in every pass they run against the major under test (PG_CONFIG), staging
 # only. Needs git and unzip (scripts/test installs them; a failure without). Two full builds:
 # about 60 s.
+# Tier: packaging (how the extension is built, packaged and installed (scripts/test --tier packaging))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 source test/lib/checks.sh

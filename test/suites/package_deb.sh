@@ -31,6 +31,7 @@
 # for 19 alone, though 18's headers are there too), the upgrade from 0.5.0's package (the first
 # release that builds against 19) included.
 # About 3 minutes in the 15 pass (two package builds), a few seconds in the others.
+# Tier: packaging (how the extension is built, packaged and installed (scripts/test --tier packaging))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 ULID_SUITE_ROOT="$PWD"

@@ -24,6 +24,7 @@
 # Needs python3, and for make dist a git checkout, git and the PostgreSQL server headers (outside a
 # git checkout, e.g. in an unpacked release, those checks are skipped with a note). Prints one line
 # per check, exits non-zero on any violation.
+# Tier: packaging (how the extension is built, packaged and installed (scripts/test --tier packaging))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 source test/lib/checks.sh
@@ -257,15 +258,15 @@ if [[ -f $ZIP ]] && must "unpack the archive" unpack &&
     out="$(make -C "$BUILD" -s -j2 PG_CONFIG="$PG_CONFIG" 2>&1)" && [[ -f $BUILD/ulid.so ]]; then
     ok "the unpacked archive builds with PGXS (ulid.so)"
     if out="$(make -C "$BUILD" -s install PG_CONFIG="$PG_CONFIG" DESTDIR="$WORK/stage" 2>&1)"; then
-        missing=""
+        unstaged=""
         for f in "$("$PG_CONFIG" --sharedir)/extension/ulid.control" \
             "$("$PG_CONFIG" --sharedir)/extension/ulid--$VERSION.sql" "$("$PG_CONFIG" --pkglibdir)/ulid.so"; do
-            [[ -f "$WORK/stage$f" ]] || missing+=" $f"
+            [[ -f "$WORK/stage$f" ]] || unstaged+=" $f"
         done
-        if [[ -z $missing ]]; then
+        if [[ -z $unstaged ]]; then
             ok "make install DESTDIR=... stages ulid.control, ulid--$VERSION.sql and ulid.so under $("$PG_CONFIG" --sharedir) and $("$PG_CONFIG" --pkglibdir)"
         else
-            bad "make install DESTDIR=... did not stage:$missing"
+            bad "make install DESTDIR=... did not stage:$unstaged"
         fi
     else
         bad "make install DESTDIR=... from the archive:"

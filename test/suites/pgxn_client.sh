@@ -8,6 +8,7 @@
 #     ulid.so pgxn installed), `pgxn check` runs the whole regression suite against it and passes,
 #     `pgxn unload` drops the extension and `pgxn uninstall` removes every file it installed.
 # About 30 s (a build of the extension).
+# Tier: packaging (how the extension is built, packaged and installed (scripts/test --tier packaging))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 ULID_SUITE_ROOT="$PWD"

@@ -19,6 +19,7 @@
 # majors): the same steps with DESTDIR stage exactly the files and contents of the source install,
 # and the archive built against that server has the same layout and run-time needs.
 # About 15 s per major.
+# Tier: packaging (how the extension is built, packaged and installed (scripts/test --tier packaging))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 ULID_SUITE_ROOT="$PWD"

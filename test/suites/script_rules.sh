@@ -9,6 +9,7 @@
 # violations and nothing in a fixture of allowed syntax, so that it is known to work.
 # A server's script identical to the tree's is checked once. Runs in the throwaway cluster of
 # scripts/test.
+# Tier: static (checks of the tree itself, run once per run (scripts/test --tier static))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 source test/lib/checks.sh

@@ -16,6 +16,7 @@
 #
 # Needs PG_CONFIG (or pg_config on PATH) of the server under test; installs nothing into it.
 # Prints one line per check, exits non-zero on any violation.
+# Tier: packaging (how the extension is built, packaged and installed (scripts/test --tier packaging))
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=test/lib/checks.sh

@@ -12,6 +12,7 @@
 #     reported, and nothing else is; with 14 left out of the majors, every gate naming 14 or 15
 #     (14 is the old side of 15's) is reported, and nothing else.
 # Static: needs no server (it runs in every major's pass; about 1 s).
+# Tier: static (checks of the tree itself, run once per run (scripts/test --tier static))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
 source test/lib/checks.sh
