@@ -70,39 +70,11 @@ shared_preload_libraries = 'pg_tle'
 listen_addresses = '127.0.0.1'
 ));
 
-# psql_run(ROLE, DB, SQL, FILE): psql as ROLE in DB (NOTICEs off, VERBOSITY verbose), SQL on its
-# standard input or FILE with -f; its exit status, its output and its error text
-sub psql_run
-{
-	my ($role, $db, $sql, $file) = @_;
-	local $ENV{PGOPTIONS} = '-c client_min_messages=warning';
-	my @extra = ('-U', $role, '-v', 'VERBOSITY=verbose');
-	push @extra, '-f', $file if defined $file;
-	my ($rc, $out, $err) = $node->psql($db, $sql // '', extra_params => \@extra);
-	return ($rc, $out, $err);
-}
-
-# as(ROLE, DB, SQL): the output of SQL as ROLE; '' and the error as a diagnostic on an error
-sub as
-{
-	my ($role, $db, $sql) = @_;
-	my ($rc, $out, $err) = psql_run($role, $db, $sql);
-	if ($rc != 0)
-	{
-		diag("$role in $db: $err");
-		return '';
-	}
-	return $out;
-}
-
-# as_ok(ROLE, DB, SQL): true when SQL ran as ROLE without an error
-sub as_ok
-{
-	my ($role, $db, $sql) = @_;
-	my ($rc, $out, $err) = psql_run($role, $db, $sql);
-	diag("$role in $db: $err") if $rc != 0;
-	return $rc == 0;
-}
+# psql_run(ROLE, DB, SQL, FILE), as(ROLE, DB, SQL), as_ok(ROLE, DB, SQL): UlidTest's node_psql_as,
+# node_as and node_as_ok on this node
+sub psql_run { return node_psql_as($node, @_); }
+sub as       { return node_as($node, @_); }
+sub as_ok    { return node_as_ok($node, @_); }
 
 # su(DB, SQL): as the superuser
 sub su

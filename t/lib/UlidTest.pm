@@ -10,7 +10,8 @@ use Exporter 'import';
 use IPC::Run;
 use Test::More;
 
-our @EXPORT = qw(node_query node_sql_ok cmp_num must must_run run_cmd pg_config_value);
+our @EXPORT =
+  qw(node_query node_sql_ok node_psql_as node_as node_as_ok cmp_num must must_run run_cmd pg_config_value);
 
 # node_query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an
 # error, the error as a diagnostic and '' as the output, so the check that reads it fails
@@ -33,6 +34,41 @@ sub node_sql_ok
 	my ($node, $sql) = @_;
 	my ($rc, $out, $err) = $node->psql('postgres', $sql);
 	diag($node->name . ": query failed: $err") if $rc != 0;
+	return $rc == 0;
+}
+
+# node_psql_as NODE, ROLE, DB, SQL [, FILE]: psql as ROLE in DB (NOTICEs off, VERBOSITY verbose),
+# SQL on its standard input, then FILE with -f when given; its exit status, output and error text
+sub node_psql_as
+{
+	my ($node, $role, $db, $sql, $file) = @_;
+	local $ENV{PGOPTIONS} = '-c client_min_messages=warning';
+	my @extra = ('-U', $role, '-v', 'VERBOSITY=verbose');
+	push @extra, '-f', $file if defined $file;
+	return $node->psql($db, $sql // '', extra_params => \@extra);
+}
+
+# node_as NODE, ROLE, DB, SQL: the output of SQL as ROLE in DB; '' and the error as a diagnostic
+# on an error
+sub node_as
+{
+	my ($node, $role, $db, $sql) = @_;
+	my ($rc, $out, $err) = node_psql_as($node, $role, $db, $sql);
+	if ($rc != 0)
+	{
+		diag("$role in $db: $err");
+		return '';
+	}
+	return $out;
+}
+
+# node_as_ok NODE, ROLE, DB, SQL: true when SQL ran as ROLE in DB without an error (the error as a
+# diagnostic otherwise)
+sub node_as_ok
+{
+	my ($node, $role, $db, $sql) = @_;
+	my ($rc, $out, $err) = node_psql_as($node, $role, $db, $sql);
+	diag("$role in $db: $err") if $rc != 0;
 	return $rc == 0;
 }
 
