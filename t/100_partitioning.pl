@@ -415,7 +415,7 @@ cmp_num(
 note("pg_partman (Debian's postgresql-$major-partman)");
 if ($sharedir !~ m{/usr/share/postgresql/$major$})
 {
-	note("pg_partman: not Debian's server; pg_partman 5 on the source-built servers is test/suites/partman.sh's"
+	note("pg_partman: not Debian's server; pg_partman 5 on the source-built servers is t/310_partman.pl's"
 	);
 }
 elsif (debian_extension('pg_partman', "postgresql-$major-partman"))
