@@ -59,7 +59,7 @@ sub file_ok
 	return $rc == 0;
 }
 
-# recipe(DB, FILE): the SQL recipe test/suites/recipes/FILE run in DB
+# recipe(DB, FILE): the SQL recipe FILE of test/suites/recipes/ run in DB
 sub recipe
 {
 	return file_ok($_[0], "$recipes/$_[1]");
