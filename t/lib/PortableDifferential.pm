@@ -127,7 +127,7 @@ sub run
 		}
 		return ($rc == 0, $all);
 	};
-	# install_recipe(FILE): the install as docs/portable.md shows it: test/suites/recipes/FILE,
+	# install_recipe(FILE): the install as docs/portable.md shows it: the recipe FILE of test/suites/recipes/,
 	# verbatim, as the installer
 	my $install_recipe = sub {
 		local $ENV{APP_DB} =
