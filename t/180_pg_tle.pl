@@ -26,7 +26,7 @@
 #     extension (so the check without pgcrypto is the CREATE EXTENSION refusal above), a re-run is
 #     the registration again and ALTER EXTENSION ... UPDATE.
 # The whole file is skipped (plan skip_all, with the reason) where pg_tle is not installed for the
-# server: scripts/pgtle-build MAJOR builds it, scripts/pgtle-version says for which majors.
+# server: scripts/build/pgtle-build MAJOR builds it, scripts/pins/pgtle-version says for which majors.
 
 use strict;
 use warnings;
@@ -54,8 +54,8 @@ unless (-f pg_config_value('--pkglibdir') . '/pg_tle.so'
 {
 	plan skip_all => 'pg_tle is not installed for '
 	  . pg_config_value('--version')
-	  . ' (scripts/pgtle-build MAJOR builds it from the shared sources, for the majors '
-	  . 'scripts/pgtle-version names)';
+	  . ' (scripts/build/pgtle-build MAJOR builds it from the shared sources, for the majors '
+	  . 'scripts/pins/pgtle-version names)';
 }
 
 # the current version, from the loose file's second line
@@ -196,17 +196,17 @@ is( as(
 }
 
 # the 0.5.0 that the file registers is the loose file of the release v0.5.0 (git's blob of the
-# commit scripts/releases names), the text between its dollar quotes
+# commit scripts/pins/releases names), the text between its dollar quotes
 my $v050_commit;
 {
-	open my $fh, '<', 'scripts/releases' or BAIL_OUT("scripts/releases: $!");
+	open my $fh, '<', 'scripts/pins/releases' or BAIL_OUT("scripts/pins/releases: $!");
 	while (<$fh>)
 	{
 		my @f = split;
 		$v050_commit = $f[1] if @f >= 2 && $f[0] eq '0.5.0';
 	}
 	close $fh;
-	BAIL_OUT('scripts/releases names no commit of 0.5.0') unless $v050_commit;
+	BAIL_OUT('scripts/pins/releases names no commit of 0.5.0') unless $v050_commit;
 }
 my ($rc_show, $loose050) =
   run_cmd('git', '-C', $tree, 'show', "$v050_commit:portable/ulid_portable.sql");

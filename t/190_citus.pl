@@ -4,7 +4,7 @@
 #
 # Runs when Citus is installed for the server under test; otherwise the whole file is skipped (plan
 # skip_all, with the reason): Citus is in no registry here, and scripts/test builds the release
-# pinned in scripts/citus-version (scripts/citus-build) for the majors that file names; on a major
+# pinned in scripts/pins/citus-version (scripts/build/citus-build) for the majors that file names; on a major
 # that release does not support the reason says so. Three servers of the major under test, each with
 # shared_preload_libraries = 'citus' and listening on 127.0.0.1 (Citus connects to the workers by
 # host and port); the workers run with TimeZone = 'Asia/Tokyo', the coordinator with UTC and
@@ -58,9 +58,9 @@ my $pkglibdir  = pg_config_value('--pkglibdir', $pg_config);
 my $citus_control = "$sharedir/extension/citus.control";
 if (!-f $citus_control || !-f "$pkglibdir/citus.so")
 {
-	# version source sha256 supports built-for (scripts/citus-version)
-	open my $fh, '<', 'scripts/citus-version'
-	  or BAIL_OUT("scripts/citus-version: $!");
+	# version source sha256 supports built-for (scripts/pins/citus-version)
+	open my $fh, '<', 'scripts/pins/citus-version'
+	  or BAIL_OUT("scripts/pins/citus-version: $!");
 	my ($pin, $supports, $built_for);
 	while (<$fh>)
 	{
@@ -74,10 +74,10 @@ if (!-f $citus_control || !-f "$pkglibdir/citus.so")
 	my ($lo, $hi) = split /-/, $supports;
 	my ($major) = $pg_version =~ /^PostgreSQL (\d+)/;
 	plan skip_all => ($major < $lo || $major > $hi)
-	  ? "Citus $pin (scripts/citus-version) supports PostgreSQL $supports, not $major"
+	  ? "Citus $pin (scripts/pins/citus-version) supports PostgreSQL $supports, not $major"
 	  : "Citus is not installed for $pg_version (no $citus_control): it is in no registry here, and "
 	  . "scripts/test builds Citus $pin for PostgreSQL $built_for only "
-	  . '(scripts/citus-version; scripts/citus-build MAJOR builds it for another)';
+	  . '(scripts/pins/citus-version; scripts/build/citus-build MAJOR builds it for another)';
 }
 
 my %node;

@@ -1,13 +1,13 @@
 # pg_upgrade across majors: 13 -> 17, 17 -> 18 and 13 -> 18, 14 -> 16 and 16 -> 18, each in copy and
-# in --link mode, between the servers scripts/pg-build makes from pinned upstream sources
-# (scripts/pg-versions); and 18 -> 19 (copy and --link) between Debian's packages of both in the
+# in --link mode, between the servers scripts/build/pg-build makes from pinned upstream sources
+# (scripts/pins/pg-versions); and 18 -> 19 (copy and --link) between Debian's packages of both in the
 # sid chroot (scripts/sid-chroot), in the pass of 19, which runs there.
 #
 # Runs once per CI run: in the pass of PostgreSQL 18 (the newest target; `scripts/test --pg all`
 # runs it after every other pass on the host), and is skipped (plan skip_all, with the reason) in
 # every other pass or when 13, 17 or 18 is not built; 14 -> 16 -> 18 runs when 14 and 16 are built
 # too (they need ULID_PG_SRC_DIR; CI has them), else it says so. The servers are those of
-# scripts/pg-versions in ULID_PG_CACHE (default /var/cache/ulid-pg), each a node of its own install
+# scripts/pins/pg-versions in ULID_PG_CACHE (default /var/cache/ulid-pg), each a node of its own install
 # (PostgreSQL::Test::Cluster->new(..., install_path => ...)). This file runs as the user postgres
 # and installs nothing: every server it uses must have this tree's extension installed (ulid.control,
 # every ulid--*.sql this tree has or makes, byte for byte, and the library; one check per server,
@@ -67,25 +67,25 @@ my ($this) = $this_version =~ /^PostgreSQL (\d+)/;
 $this //= 'unknown';
 my $in_chroot = ($ENV{ULID_IN_CHROOT} // '') eq '1';
 
-# pinned_server(MAJOR): the prefix of MAJOR's server built by scripts/pg-build (in ULID_PG_CACHE,
+# pinned_server(MAJOR): the prefix of MAJOR's server built by scripts/build/pg-build (in ULID_PG_CACHE,
 # default /var/cache/ulid-pg), or undef and why not
 sub pinned_server
 {
 	my ($major) = @_;
 	my $cache = $ENV{ULID_PG_CACHE} || '/var/cache/ulid-pg';
 	my $version;
-	open my $fh, '<', 'scripts/pg-versions'
-	  or BAIL_OUT("scripts/pg-versions: $!");
+	open my $fh, '<', 'scripts/pins/pg-versions'
+	  or BAIL_OUT("scripts/pins/pg-versions: $!");
 	while (<$fh>)
 	{
 		my @f = split;
 		$version = $f[1] if @f >= 2 && $f[0] eq $major;
 	}
 	close $fh;
-	return (undef, "scripts/pg-versions pins no PostgreSQL $major")
+	return (undef, "scripts/pins/pg-versions pins no PostgreSQL $major")
 	  unless defined $version;
 	return (undef,
-		"PostgreSQL $version is not built in $cache (scripts/pg-build $major)")
+		"PostgreSQL $version is not built in $cache (scripts/build/pg-build $major)")
 	  unless -x "$cache/$version/bin/pg_config";
 	return ("$cache/$version", '');
 }
@@ -100,7 +100,7 @@ if ($in_chroot)
 	for my $major (18, 19)
 	{
 		plan skip_all =>
-		  "no postgresql-$major in the chroot (scripts/sid-packages)"
+		  "no postgresql-$major in the chroot (scripts/pins/sid-packages)"
 		  unless -x "/usr/lib/postgresql/$major/bin/pg_upgrade";
 		$prefix{$major} = "/usr/lib/postgresql/$major";
 		push @majors, $major;

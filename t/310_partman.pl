@@ -1,4 +1,4 @@
-# pg_partman 5 and ULIDs: Debian trixie's pg-partman 5.2.4 (built by scripts/partman-build against
+# pg_partman 5 and ULIDs: Debian trixie's pg-partman 5.2.4 (built by scripts/build/partman-build against
 # the server under test and installed into it by scripts/test, before the TAP suites of its pass),
 # on a server of its own (its database in UTC).
 #
@@ -34,7 +34,7 @@ use UlidTest;
 
 my $started   = time;
 my $pg_config = $ENV{PG_CONFIG} // 'pg_config';
-my $version   = '5.2.4';       # scripts/partman-build's PARTMAN_VERSION
+my $version   = '5.2.4';       # scripts/build/partman-build's PARTMAN_VERSION
 
 my $pg_version = pg_config_value('--version', $pg_config);
 my $sharedir   = pg_config_value('--sharedir', $pg_config);
@@ -58,7 +58,7 @@ if (open my $fh, '<', $control)
 if (!defined $installed)
 {
 	plan skip_all => "pg_partman is not installed for $pg_version (no $control): "
-	  . 'scripts/test installs pg_partman 5 (scripts/partman-build --install PG_CONFIG) '
+	  . 'scripts/test installs pg_partman 5 (scripts/build/partman-build --install PG_CONFIG) '
 	  . 'into the source-built servers of 14 and later and into Debian\'s 19 in the sid chroot';
 }
 if ($installed !~ /^5\./)
@@ -103,9 +103,9 @@ sub months
 	return join ' ', 'events_default', map { 'events_p' . month($_) } $from .. $to;
 }
 
-# pg_partman 5.2.4 for this server: installed by scripts/test (scripts/partman-build --install)
+# pg_partman 5.2.4 for this server: installed by scripts/test (scripts/build/partman-build --install)
 is($installed, $version,
-	"pg_partman $version is installed for this server (scripts/partman-build; $control)");
+	"pg_partman $version is installed for this server (scripts/build/partman-build; $control)");
 must(
 	sq_ok("ALTER DATABASE postgres SET timezone = 'UTC'"),
 	'the database of its own server in UTC (ALTER DATABASE postgres SET timezone)');

@@ -3,7 +3,7 @@
 #
 #   ULID_PG_BINDIR=/var/cache/ulid-pg/17.11/bin test/lib/cluster_env.sh [-o 'guc = value']... CMD [ARGS...]
 #
-# What pg_virtualenv does for Debian's packaged servers, for servers built from source (scripts/lib.sh's
+# What pg_virtualenv does for Debian's packaged servers, for servers built from source (scripts/lib/common.sh's
 # ulid_virtualenv calls it for those): one cluster from test/lib/cluster.sh (loopback, trust, the
 # postgres superuser, locale C.UTF-8, UTF8), CMD run as the caller with PGHOST, PGPORT, PGUSER,
 # PGPASSWORD, PGDATABASE and PG_CONFIG set for it, the cluster stopped and removed when CMD ends

@@ -3,7 +3,7 @@
 # (package_deb.sh, release_binaries.sh, pgxn_client.sh). Source it after test/lib/checks.sh.
 #
 #   pkgt_begin NAME                  sets MAJOR (the major under test), PGC (its pg_config), VERSION
-#                                    (default_version), SOURCE_BUILT (1 when scripts/pg-versions
+#                                    (default_version), SOURCE_BUILT (1 when scripts/pins/pg-versions
 #                                    builds MAJOR), START, and WORK: a temporary directory that the
 #                                    postgres user can read (the servers read installed files there)
 #   pkgt_package LOG ARG...          scripts/package ARG..., its output in LOG (shown if it fails)
@@ -29,7 +29,7 @@ pkgt_begin() {
     VERSION="$(sed -n "s/^default_version = '\(.*\)'$/\1/p" "$ULID_SUITE_ROOT/ulid.control")"
     WORK="$(mktemp -d -t "ulid-$1.XXXXXX")" && chmod 755 "$WORK" || exit 1
     SOURCE_BUILT=0
-    awk -v m="$MAJOR" '$1 == m { f = 1 } END { exit !f }' "$ULID_SUITE_ROOT/scripts/pg-versions" && SOURCE_BUILT=1
+    awk -v m="$MAJOR" '$1 == m { f = 1 } END { exit !f }' "$ULID_SUITE_ROOT/scripts/pins/pg-versions" && SOURCE_BUILT=1
     START=$SECONDS
 }
 

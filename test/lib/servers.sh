@@ -4,7 +4,7 @@
 # after checks.sh.
 #
 #   skip_suite REASON...         print "SKIPPED: REASON" and exit 77
-#   pinned_server MAJOR          the prefix of MAJOR's server built by scripts/pg-build (in
+#   pinned_server MAJOR          the prefix of MAJOR's server built by scripts/build/pg-build (in
 #                                ULID_PG_CACHE, default /var/cache/ulid-pg); when it is not pinned or
 #                                not built, prints why instead and returns 1
 #   install_tree PG_CONFIG WORK [ROOT]
@@ -33,12 +33,12 @@ skip_suite() {
 
 pinned_server() {
     local cache="${ULID_PG_CACHE:-/var/cache/ulid-pg}" version
-    version="$(awk -v m="$1" '$1 == m { print $2 }' "$_SERVERS_ROOT/scripts/pg-versions" 2>/dev/null || true)"
+    version="$(awk -v m="$1" '$1 == m { print $2 }' "$_SERVERS_ROOT/scripts/pins/pg-versions" 2>/dev/null || true)"
     if [[ -z $version ]]; then
-        echo "scripts/pg-versions pins no PostgreSQL $1"
+        echo "scripts/pins/pg-versions pins no PostgreSQL $1"
         return 1
     elif [[ ! -x $cache/$version/bin/pg_config ]]; then
-        echo "PostgreSQL $version is not built in $cache (scripts/pg-build $1)"
+        echo "PostgreSQL $version is not built in $cache (scripts/build/pg-build $1)"
         return 1
     fi
     echo "$cache/$version"

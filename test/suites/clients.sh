@@ -17,7 +17,7 @@
 # Each program prints its own ok/FAIL lines; this suite passes them through, counts them, and fails
 # when a program fails, prints a FAIL, or prints no ok at all.
 #
-# Needs the Debian packages in ULID_CLIENT_PACKAGES (scripts/lib.sh; installed here when missing)
+# Needs the Debian packages in ULID_CLIENT_PACKAGES (scripts/lib/common.sh; installed here when missing)
 # and the npm registry for clients/node/package-lock.json, installed once into a cache outside the
 # checkout (ULID_CLIENTS_CACHE, default /var/cache/ulid-clients, else ~/.cache/ulid-clients; Go's
 # build cache and the Rust build live there too: built once, reused by every major). Uses only the
@@ -25,7 +25,7 @@
 # Tier: clients (drivers and ORMs (scripts/test --tier clients))
 set -uo pipefail
 cd "$(dirname -- "${BASH_SOURCE[0]}")/../.." || exit 1
-source scripts/lib.sh
+source scripts/lib/common.sh
 set +e
 source test/lib/checks.sh
 suite_exit_on_signals

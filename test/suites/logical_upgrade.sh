@@ -60,7 +60,7 @@ if [[ ${ULID_IN_CHROOT:-} == 1 ]]; then
     # the pass of 19, in the sid chroot (scripts/sid-chroot): Debian's 18 and 19 packages there
     [[ $this == 19 ]] || skip_suite "in the sid chroot this suite runs in the pass of 19 (this pass: ${this:-unknown})"
     for major in 18 19; do
-        [[ -x /usr/lib/postgresql/$major/bin/pg_config ]] || skip_suite "no postgresql-$major in the chroot (scripts/sid-packages)"
+        [[ -x /usr/lib/postgresql/$major/bin/pg_config ]] || skip_suite "no postgresql-$major in the chroot (scripts/pins/sid-packages)"
         BIN[$major]="/usr/lib/postgresql/$major/bin"
     done
     HOST_ROOT="${ULID_HOST_ROOT:-}" # the host's root directory, seen from inside (scripts/sid-chroot)
@@ -379,7 +379,7 @@ if [[ -n ${BIN[14]:-} && -n ${BIN[16]:-} ]]; then
     upgrade 14 16 binary
     upgrade 16 18 binary
 else
-    note "14 -> 16 and 16 -> 18 (binary) not run: PostgreSQL 14 or 16 is not built (scripts/pg-build, ULID_PG_SRC_DIR)"
+    note "14 -> 16 and 16 -> 18 (binary) not run: PostgreSQL 14 or 16 is not built (scripts/build/pg-build, ULID_PG_SRC_DIR)"
 fi
 
 note "logical-upgrade suite took $((SECONDS - T0)) s"

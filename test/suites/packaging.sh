@@ -134,11 +134,11 @@ if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 fi
 
 echo
-echo "# releases: scripts/releases names each release's commit; a clone without tags gets them from it"
-# list_releases: "version commit" per release, as scripts/lib.sh reads it
-list_releases() { (ULID_ROOT="$PWD" && source scripts/lib.sh && ulid_release_list); }
+echo "# releases: scripts/pins/releases names each release's commit; a clone without tags gets them from it"
+# list_releases: "version commit" per release, as scripts/lib/common.sh reads it
+list_releases() { (ULID_ROOT="$PWD" && source scripts/lib/common.sh && ulid_release_list); }
 RELEASES="$(list_releases)"
-expect_match "scripts/releases lists 0.1.0, 0.2.0 and 0.2.1 first (the releases before this list)" "$(printf '%s\n' "$RELEASES" | head -n 3 | cut -d' ' -f1 | paste -sd' ')" '^0\.1\.0 0\.2\.0 0\.2\.1$'
+expect_match "scripts/pins/releases lists 0.1.0, 0.2.0 and 0.2.1 first (the releases before this list)" "$(printf '%s\n' "$RELEASES" | head -n 3 | cut -d' ' -f1 | paste -sd' ')" '^0\.1\.0 0\.2\.0 0\.2\.1$'
 problems=""
 prev=""
 while read -r v c; do
@@ -160,22 +160,22 @@ for t in $(git tag -l 'v[0-9]*'); do
     dpkg --compare-versions "$v" le "$VERSION" || continue
     printf '%s\n' "$RELEASES" | grep -q "^$v " || unlisted+=" $t"
 done
-expect_str "every release tag up to $VERSION is listed in scripts/releases" "$unlisted" ""
-# a clone of this branch without its tags (as CI's clone is): scripts/lib.sh makes them
+expect_str "every release tag up to $VERSION is listed in scripts/pins/releases" "$unlisted" ""
+# a clone of this branch without its tags (as CI's clone is): scripts/lib/common.sh makes them
 notags() {
     git clone -q --no-tags "file://$PWD" "$WORK/notags" &&
-        cp scripts/lib.sh scripts/releases "$WORK/notags/scripts/" &&
-        (ULID_ROOT="$WORK/notags" && source "$WORK/notags/scripts/lib.sh" && ulid_ensure_release_tags) >/dev/null
+        cp scripts/lib/common.sh "$WORK/notags/scripts/lib/" && cp scripts/pins/releases "$WORK/notags/scripts/pins/" &&
+        (ULID_ROOT="$WORK/notags" && source "$WORK/notags/scripts/lib/common.sh" && ulid_ensure_release_tags) >/dev/null
 }
 if must "a clone without tags: ulid_ensure_release_tags succeeds" notags; then
     expect_str "... and its tags are exactly the releases listed, at their commits" \
         "$(git -C "$WORK/notags" for-each-ref refs/tags --format='%(refname:short) %(objectname)' | sed 's/^v//')" "$RELEASES"
     # the first release's tag moved to the clone's HEAD, a later commit
     git -C "$WORK/notags" tag -f "v$(printf '%s\n' "$RELEASES" | head -n 1 | cut -d' ' -f1)" HEAD >/dev/null
-    out="$( (ULID_ROOT="$WORK/notags" && source "$WORK/notags/scripts/lib.sh" && ulid_ensure_release_tags) 2>&1)"
+    out="$( (ULID_ROOT="$WORK/notags" && source "$WORK/notags/scripts/lib/common.sh" && ulid_ensure_release_tags) 2>&1)"
     rc=$?
     expect "... a tag that names another commit: refused, not moved; exit status" "$rc" -eq 1
-    expect_contains "... naming both commits" "$out" "names $(git -C "$WORK/notags" rev-parse HEAD), scripts/releases says $(printf '%s\n' "$RELEASES" | head -n 1 | cut -d' ' -f2)"
+    expect_contains "... naming both commits" "$out" "names $(git -C "$WORK/notags" rev-parse HEAD), scripts/pins/releases says $(printf '%s\n' "$RELEASES" | head -n 1 | cut -d' ' -f2)"
 fi
 
 echo

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Release binaries (scripts/package binaries; docs/install.md "From a release binary").
 #
-# On a source-built major (scripts/pg-versions), into a server that never saw the build tree (a
+# On a source-built major (scripts/pins/pg-versions), into a server that never saw the build tree (a
 # copy of the server install without any file of the extension):
 #   - `scripts/package binaries <major>` writes ulid-<version>-pg<major>-linux-<arch>.tar.gz and
 #     SHA256SUMS; a user's three steps (docs/install.md, run verbatim below) check the sum, unpack

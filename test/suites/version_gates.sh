@@ -3,7 +3,7 @@
 # shell code) in the code, the SQL scripts, the suites and the scripts names a major N whose both
 # sides CI runs: N - 1 (the newest major on the old side) and N (the first on the new side); a side
 # below 13, the supported floor, is exempt. scripts/version-gates lists them and checks them against
-# ULID_CI_MAJORS (scripts/lib.sh), the majors `scripts/test --pg all` (.ci/run) runs.
+# ULID_CI_MAJORS (scripts/lib/common.sh), the majors `scripts/test --pg all` (.ci/run) runs.
 # Checks:
 #   - scripts/test's --pg all is ULID_CI_MAJORS and .ci/run runs --pg all (the list checked is CI's);
 #   - the tree: gates found, none with a side CI does not run (the table is printed);
@@ -24,7 +24,7 @@ echo "# the majors checked are CI's"
 # shellcheck disable=SC2016 # the text of scripts/test, not an expansion
 expect_contains "scripts/test: --pg all is ULID_CI_MAJORS" "$(cat scripts/test)" 'ALL_MAJORS=("${ULID_CI_MAJORS[@]}")'
 expect_match ".ci/run runs scripts/test --pg all" "$(cat .ci/run)" 'scripts/test"? --pg all'
-majors="$(bash -c 'source scripts/lib.sh; echo "${ULID_CI_MAJORS[*]}"')"
+majors="$(bash -c 'source scripts/lib/common.sh; echo "${ULID_CI_MAJORS[*]}"')"
 note "ULID_CI_MAJORS: $majors"
 
 echo

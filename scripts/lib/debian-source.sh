@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# scripts/debian-source.sh: fetch an upstream tarball from a Debian source package, checked against a
-# pinned SHA-256 (sourced by scripts/pg-build and scripts/partman-build, after scripts/lib.sh).
+# scripts/lib/debian-source.sh: fetch an upstream tarball from a Debian source package, checked against a
+# pinned SHA-256 (sourced by scripts/build/pg-build and scripts/build/partman-build, after scripts/lib/common.sh).
 #
 #   debsrc_fetch SRCPKG ORIG SUITE SHA256 DEST LABEL
 #       leaves DEST/ORIG (e.g. pg-partman_5.2.4.orig.tar.gz), or dies. With `apt-get source

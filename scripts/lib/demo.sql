@@ -1,5 +1,5 @@
--- scripts/demo.sql: a short tour of the ulid extension (run by scripts/demo without a terminal:
--- psql -X -e -v ON_ERROR_STOP=1 -f scripts/demo.sql, in a throwaway cluster, extension created).
+-- scripts/lib/demo.sql: a short tour of the ulid extension (run by scripts/demo without a terminal:
+-- psql -X -e -v ON_ERROR_STOP=1 -f scripts/lib/demo.sql, in a throwaway cluster, extension created).
 
 -- A table keyed by ULIDs: the default is the monotonic generator.
 CREATE TABLE events (id ulid PRIMARY KEY DEFAULT gen_ulid(), body text);

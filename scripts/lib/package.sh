@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# scripts/package_lib.sh: how scripts/package makes each artefact (source it after lib.sh).
+# scripts/lib/package.sh: how scripts/package makes each artefact (source it after common.sh).
 #
 #   pkg_version DIR                 default_version in DIR/ulid.control
 #   pkg_changelog_check DIR         "" when debian/changelog's newest entry is default_version's
@@ -64,7 +64,7 @@ pkg_previous_tag() {
     cur="$(pkg_version "$ULID_ROOT")"
     git -C "$ULID_ROOT" rev-parse --git-dir >/dev/null 2>&1 ||
         ulid_die "package: $ULID_ROOT is not a git checkout: the previous release comes from its tag"
-    ulid_ensure_release_tags >&2 || true # tags from scripts/releases where the clone has the commits
+    ulid_ensure_release_tags >&2 || true # tags from scripts/pins/releases where the clone has the commits
     while read -r t; do
         v="${t#v}"
         dpkg --compare-versions "$v" lt "$cur" 2>/dev/null || continue
@@ -216,12 +216,12 @@ PKG_GLIBC_FLOOR=2.17 # the newest glibc symbol version a release archive's ulid.
 pkg_binary() {
     local out="$1" major="$2" pgc prefix work src stage ver arch name pkglib share left glibc
     if ulid_pg_source_built "$major"; then
-        prefix="$(bash "$ULID_ROOT/scripts/pg-build" "$major" | tail -n 1)" ||
-            ulid_die "package binaries: PostgreSQL $major could not be built (scripts/pg-build $major)"
+        prefix="$(bash "$ULID_ROOT/scripts/build/pg-build" "$major" | tail -n 1)" ||
+            ulid_die "package binaries: PostgreSQL $major could not be built (scripts/build/pg-build $major)"
         pgc="$prefix/bin/pg_config"
     else
         pgc="$(ULID_PG_MAJOR="$major" ulid_pg_config)" ||
-            ulid_die "package binaries: no PostgreSQL $major (not in scripts/pg-versions, no Debian package)"
+            ulid_die "package binaries: no PostgreSQL $major (not in scripts/pins/pg-versions, no Debian package)"
     fi
     [[ "$("$pgc" --version)" =~ ^PostgreSQL\ $major(\.|beta|rc) ]] || ulid_die "package binaries: $pgc is not PostgreSQL $major"
     ver="$(pkg_version "$ULID_ROOT")"
@@ -253,7 +253,7 @@ pkg_binary() {
     if [[ "$(printf '%s\n' "GLIBC_$PKG_GLIBC_FLOOR" "$glibc" | sort -V | tail -n 1)" != "GLIBC_$PKG_GLIBC_FLOOR" ]]; then
         ulid_die "package binaries: this ulid.so needs $glibc, above the GLIBC_$PKG_GLIBC_FLOOR floor of the release archives: no archive for PostgreSQL $major from this system (19's waits until 19.0 builds from source on Debian 12)"
     fi
-    install -m 755 "$ULID_ROOT/scripts/release-install.sh" "$work/$name/install.sh"
+    install -m 755 "$ULID_ROOT/scripts/lib/release-install.sh" "$work/$name/install.sh"
     install -m 644 "$ULID_ROOT/LICENSE" "$work/$name/LICENSE"
     {
         echo "ulid $ver for PostgreSQL $major on Linux $arch (a release binary; docs/install.md)"

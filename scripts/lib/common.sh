@@ -1,10 +1,10 @@
 # shellcheck shell=bash disable=SC2034 # (the lists and settings here are for the scripts that source it)
-# scripts/lib.sh: helpers shared by scripts/test and scripts/demo. Source it; don't run it.
+# scripts/lib/common.sh: helpers shared by scripts/test and scripts/demo. Source it; don't run it.
 #
 #   ulid_ensure_packages [PKG..]  install whatever is missing among PKG.. (default: ULID_PACKAGES)
 #                          with apt-get, as root or via sudo
-#   ulid_pg_source_built MAJOR    true when MAJOR is one scripts/pg-build makes (scripts/pg-versions)
-#   ulid_pg_ensure_server  make sure PostgreSQL $ULID_PG_MAJOR is there (scripts/pg-build if needed)
+#   ulid_pg_source_built MAJOR    true when MAJOR is one scripts/build/pg-build makes (scripts/pins/pg-versions)
+#   ulid_pg_ensure_server  make sure PostgreSQL $ULID_PG_MAJOR is there (scripts/build/pg-build if needed)
 #   ulid_pg_config / ulid_pg_bindir   pg_config / bindir of PostgreSQL $ULID_PG_MAJOR
 #   ulid_build_install [PG_CONFIG [TREE]]   make -j2 and make install against PostgreSQL
 #                          $ULID_PG_MAJOR (or PG_CONFIG's server; in TREE), and remove the
@@ -17,11 +17,11 @@
 #
 # Sourcing sets `set -euo pipefail` and ULID_ROOT (the repository root, whatever the caller's cwd).
 # ULID_PG_MAJOR (default 15, Debian 12's own server) picks the PostgreSQL major; the majors pinned in
-# scripts/pg-versions (13, 14, 16, 17, 18) are built from pinned upstream sources into $ULID_PG_CACHE.
+# scripts/pins/pg-versions (13, 14, 16, 17, 18) are built from pinned upstream sources into $ULID_PG_CACHE.
 
 set -euo pipefail
 
-ULID_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P)"
+ULID_ROOT="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 ULID_PG_MAJOR="${ULID_PG_MAJOR:-15}"
 # The test tiers (scripts/test --tier; docs/development.md, "Tiers") and the Debian packages each
 # needs. Every tier but unit also needs the server under test with its headers (ulid_pg_packages).
@@ -53,7 +53,7 @@ ULID_CLIENT_PACKAGES=(
 # (pgxnclient), the install steps the docs show (unzip, git)
 ULID_PACKAGING_PACKAGES=(dpkg-dev debhelper postgresql-server-dev-all postgresql-all lintian autopkgtest pgxnclient
     unzip git)
-ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/pg-build
+ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/build/pg-build
 # The majors CI runs (`scripts/test --pg all`, .ci/run); scripts/version-gates checks every
 # version gate in the tree against this list.
 ULID_CI_MAJORS=(13 14 15 16 17 18 19)
@@ -99,36 +99,36 @@ ulid_timeout() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# PostgreSQL majors built from source (scripts/pg-versions, scripts/pg-build)
+# PostgreSQL majors built from source (scripts/pins/pg-versions, scripts/build/pg-build)
 
-# ulid_pg_pin MAJOR: prints "version suite sha256" of MAJOR's line in scripts/pg-versions
+# ulid_pg_pin MAJOR: prints "version suite sha256" of MAJOR's line in scripts/pins/pg-versions
 ulid_pg_pin() {
     awk -v m="$1" '$1 == m { print $2, $3, $4; found = 1; exit } END { exit !found }' \
-        "$ULID_ROOT/scripts/pg-versions"
+        "$ULID_ROOT/scripts/pins/pg-versions"
 }
 
 ulid_pg_source_built() { ulid_pg_pin "$1" >/dev/null; }
 
 # ulid_pg_in_chroot MAJOR: true when MAJOR's server runs in the sid chroot (scripts/sid-chroot:
-# its postgresql-MAJOR is pinned in scripts/sid-packages and it is not built here from source),
+# its postgresql-MAJOR is pinned in scripts/pins/sid-packages and it is not built here from source),
 # and we are not inside that chroot already (ULID_IN_CHROOT=1, set by scripts/test there)
 ulid_pg_in_chroot() {
     [[ ${ULID_IN_CHROOT:-} != 1 ]] && ! ulid_pg_source_built "$1" &&
-        awk -v p="postgresql-$1" '$1 == p { f = 1 } END { exit !f }' "$ULID_ROOT/scripts/sid-packages"
+        awk -v p="postgresql-$1" '$1 == p { f = 1 } END { exit !f }' "$ULID_ROOT/scripts/pins/sid-packages"
 }
 
 # ulid_pg_packages MAJOR: the Debian packages MAJOR needs. Debian 12's own server (15) comes with
-# its headers and contrib; a source-built major needs none (scripts/pg-build installs its build
+# its headers and contrib; a source-built major needs none (scripts/build/pg-build installs its build
 # dependencies itself).
 ulid_pg_packages() {
     ulid_pg_source_built "$1" && return 0
     printf '%s\n' "postgresql-$1" "postgresql-server-dev-$1" postgresql-contrib
 }
 
-# ulid_citus_pin: prints "version source sha256 supports built-for" of scripts/citus-version
+# ulid_citus_pin: prints "version source sha256 supports built-for" of scripts/pins/citus-version
 ulid_citus_pin() {
     awk '!/^#/ && NF >= 5 { print $1, $2, $3, $4, $5; found = 1; exit } END { exit !found }' \
-        "$ULID_ROOT/scripts/citus-version"
+        "$ULID_ROOT/scripts/pins/citus-version"
 }
 
 # ulid_citus_supports MAJOR: true when the pinned Citus supports MAJOR ("15-17")
@@ -138,11 +138,11 @@ ulid_citus_supports() {
     (($1 >= ${supports%-*} && $1 <= ${supports#*-}))
 }
 
-# ulid_pgtle_pin MAJOR: "tarball sha256 majors" of scripts/pgtle-version's tree for MAJOR (none:
+# ulid_pgtle_pin MAJOR: "tarball sha256 majors" of scripts/pins/pgtle-version's tree for MAJOR (none:
 # status 1)
 ulid_pgtle_pin() {
     awk -v m="$1" '!/^#/ && NF >= 3 { split($3, r, "-"); if (m + 0 >= r[1] + 0 && m + 0 <= r[2] + 0) { print; found = 1; exit } }
-                   END { exit !found }' "$ULID_ROOT/scripts/pgtle-version"
+                   END { exit !found }' "$ULID_ROOT/scripts/pins/pgtle-version"
 }
 
 # ulid_citus_built_for MAJOR: true when scripts/test builds and installs Citus for MAJOR
@@ -161,7 +161,7 @@ ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" build-essential g++ make)
 # when the major cannot be built here (a local source without ULID_PG_SRC_DIR; pg-build says why).
 ulid_pg_ensure_server() {
     ulid_pg_source_built "$ULID_PG_MAJOR" || return 0
-    bash "$ULID_ROOT/scripts/pg-build" "$ULID_PG_MAJOR" >/dev/null
+    bash "$ULID_ROOT/scripts/build/pg-build" "$ULID_PG_MAJOR" >/dev/null
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -204,14 +204,14 @@ ulid_ensure_packages() {
 
 # ---------------------------------------------------------------------------------------------
 # release tags: some suites build earlier releases from their tags (v0.1.0, v0.2.0, ...): the
-# previous release's Debian package, v0.2.0's library beside this one. scripts/releases lists each
+# previous release's Debian package, v0.2.0's library beside this one. scripts/pins/releases lists each
 # release with its commit on main; a clone that has the commits but not the tags (CI's clone of
 # main, a mirror of branches only) gets the missing tags made from that list. A listed commit
 # that is not in the clone (a shallow clone) is fetched with the tags from its remote when there
 # is one. Returns 1, naming the tag, when a tag names another commit than the list or stays
 # missing (the suites that need it then fail saying which one).
 ulid_release_list() {
-    sed -e 's/#.*//' "$ULID_ROOT/scripts/releases" | awk 'NF >= 2 { print $1, $2 }'
+    sed -e 's/#.*//' "$ULID_ROOT/scripts/pins/releases" | awk 'NF >= 2 { print $1, $2 }'
 }
 
 ulid_ensure_release_tags() {
@@ -227,12 +227,12 @@ ulid_ensure_release_tags() {
     while read -r version commit; do
         if have="$(git -C "$ULID_ROOT" rev-parse -q --verify "refs/tags/v$version^{commit}" 2>/dev/null)"; then
             if [[ $have != "$commit" ]]; then
-                ulid_warn "release tags: v$version names $have, scripts/releases says $commit"
+                ulid_warn "release tags: v$version names $have, scripts/pins/releases says $commit"
                 rc=1
             fi
         elif git -C "$ULID_ROOT" cat-file -e "$commit^{commit}" 2>/dev/null &&
             git -C "$ULID_ROOT" tag "v$version" "$commit"; then
-            ulid_log "release tags: v$version made at $commit (scripts/releases)"
+            ulid_log "release tags: v$version made at $commit (scripts/pins/releases)"
         else
             ulid_warn "release tags: v$version is missing and its commit $commit is not in this clone"
             rc=1
@@ -245,7 +245,7 @@ ulid_ensure_release_tags() {
 # build
 
 # The pg_config of PostgreSQL $ULID_PG_MAJOR, explicitly (never "whatever is newest"): the
-# source-built server of the pinned version for majors in scripts/pg-versions, else Debian's.
+# source-built server of the pinned version for majors in scripts/pins/pg-versions, else Debian's.
 ulid_pg_config() {
     local c version _
     if ulid_pg_source_built "$ULID_PG_MAJOR"; then
@@ -255,7 +255,7 @@ ulid_pg_config() {
             printf '%s\n' "$c"
             return 0
         fi
-        ulid_warn "PostgreSQL $version is not built yet (scripts/pg-build $ULID_PG_MAJOR makes $c)"
+        ulid_warn "PostgreSQL $version is not built yet (scripts/build/pg-build $ULID_PG_MAJOR makes $c)"
         return 1
     fi
     for c in "/usr/lib/postgresql/$ULID_PG_MAJOR/bin/pg_config" /usr/bin/pg_config; do
@@ -370,7 +370,7 @@ ulid_free_port() {
 # If the cluster itself fails to come up (e.g. a port taken in between), it retries on another port.
 # ULID_PGVE_OPTS (array) adds pg_virtualenv options (e.g. -o guc=value); ULID_PGVE_TIMEOUT (seconds,
 # 0 = none; default 1800) bounds the whole session.
-# A source-built major (scripts/pg-versions) cannot use pg_virtualenv: test/lib/cluster_env.sh gives
+# A source-built major (scripts/pins/pg-versions) cannot use pg_virtualenv: test/lib/cluster_env.sh gives
 # the same contract from the server's bindir (PGPASSWORD is set but unused: trust authentication),
 # with only -o GUC=VALUE options taken from ULID_PGVE_OPTS.
 ulid_virtualenv() {
