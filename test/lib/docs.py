@@ -368,10 +368,8 @@ TIER_LINE = re.compile(r"^Tier: ([a-z]+)\b")
 
 
 def suite_tier(path):
-    """A suite's tier (scripts/test --tier): a TAP file's is server, a bash suite's is the
-    "# Tier: NAME" line of its header (server without one)."""
-    if path.endswith(".pl"):
-        return "server"
+    """A suite's tier (scripts/test --tier): the "# Tier: NAME" line of its header (server
+    without one)."""
     for line in open(path, encoding="utf-8").read().split("\n"):
         if line.startswith("#!"):
             continue
