@@ -52,7 +52,7 @@ SHLIB_LINK   = -lstdc++
 
 # make ULID_TEST_THROW=1: a test-only build of the same code with one more SQL-callable function,
 # ulid_test_throw(text), whose body throws C++ exceptions (src/pg/test_throw.cpp), for
-# test/suites/exception_wall.sh. It is named ulid_test_throw.so, so it never replaces ulid.so, binds
+# t/300_exception_wall.pl. It is named ulid_test_throw.so, so it never replaces ulid.so, binds
 # its own symbols first (-Bsymbolic: a backend that also loaded ulid.so runs this library's code),
 # and it cannot be installed; no install script declares the function.
 ifdef ULID_TEST_THROW

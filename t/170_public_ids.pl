@@ -269,19 +269,9 @@ for my $k ($key1, $key2)
 
 note 'a server without OpenSSL (the test-only build of make ULID_TEST_NO_OPENSSL=1)';
 my $tree = "$work/tree";
-mkdir $tree;
-my @make = ('make', '-s', '-C', $tree, 'ULID_TEST_NO_OPENSSL=1', 'with_llvm=no', "PG_CONFIG=$pg_config");
-must_run(
-	'make ULID_TEST_NO_OPENSSL=1 in a scratch copy',
-	sub {
-		system('cp', '-R', 'Makefile', 'ulid.control', glob('ulid--*.sql'), 'src', "$tree/") == 0
-		  or die 'cannot copy the tree';
-		system('find', $tree, '(', '-name', '*.o', '-o', '-name', '*.bc', '-o', '-name', '*.so', '-o',
-			'-name', '.build-flavour', ')', '-delete') == 0
-		  or die 'cannot clean the copy';
-		my ($rc, $out) = run_cmd(@make, '-j2');
-		die $out if $rc != 0;
-	});
+my @make;
+must_run('make ULID_TEST_NO_OPENSSL=1 in a scratch copy',
+	sub { @make = test_build($tree, 'ULID_TEST_NO_OPENSSL', $pg_config) });
 my $lib = "$tree/ulid_test_no_openssl.so";
 isnt((run_cmd(@make, 'install', "DESTDIR=$work/dest"))[0],
 	0, 'make install of the test-only build is refused');

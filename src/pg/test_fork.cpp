@@ -1,5 +1,5 @@
 // Test-only (make ULID_TEST_THROW=1): ulid_test_fork(n), which forks inside the backend, so that
-// test/suites/exception_wall.sh can show a child never repeats the parent's entropy or state.
+// t/300_exception_wall.pl can show a child never repeats the parent's entropy or state.
 // Empty in the normal build.
 #ifdef ULID_TEST_THROW
 

@@ -1,5 +1,5 @@
 // Test-only (make ULID_TEST_THROW=1): ulid_test_throw(text), whose body throws, so that
-// test/suites/exception_wall.sh can prove ULID_FUNCTION's catch-all. Empty in the normal build.
+// t/300_exception_wall.pl can prove ULID_FUNCTION's catch-all. Empty in the normal build.
 #ifdef ULID_TEST_THROW
 
 #include <cstddef>

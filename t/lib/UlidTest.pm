@@ -11,7 +11,8 @@ use IPC::Run;
 use Test::More;
 
 our @EXPORT =
-  qw(node_query node_sql_ok node_psql_as node_as node_as_ok cmp_num must must_run run_cmd pg_config_value);
+  qw(node_query node_sql_ok node_psql_as node_as node_as_ok cmp_num must must_run run_cmd pg_config_value
+	  test_build);
 
 # node_query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an
 # error, the error as a diagnostic and '' as the output, so the check that reads it fails
@@ -126,6 +127,25 @@ sub pg_config_value
 	BAIL_OUT("$pg_config $option failed: $err") if $? != 0;
 	chomp $out;
 	return $out;
+}
+
+# test_build DIR, FLAG, PG_CONFIG: a test-only build (make FLAG=1, e.g. ULID_TEST_THROW) of the tree
+# in the current directory, in the scratch copy DIR (what make needs, without the normal build's
+# outputs), never installed; dies with make's output when it fails. Returns the make command (DIR,
+# FLAG=1, PG_CONFIG), e.g. to check that make install of the build is refused.
+sub test_build
+{
+	my ($dir, $flag, $pg_config) = @_;
+	my @make = ('make', '-s', '-C', $dir, "$flag=1", 'with_llvm=no', "PG_CONFIG=$pg_config");
+	mkdir $dir;
+	system('cp', '-R', 'Makefile', 'ulid.control', glob('ulid--*.sql'), 'src', "$dir/") == 0
+	  or die 'cannot copy the tree';
+	system('find', $dir, '(', '-name', '*.o', '-o', '-name', '*.bc', '-o', '-name', '*.so', '-o',
+		'-name', '.build-flavour', ')', '-delete') == 0
+	  or die 'cannot clean the copy';
+	my ($rc, $out) = run_cmd(@make, '-j2');
+	die $out if $rc != 0;
+	return @make;
 }
 
 1;
