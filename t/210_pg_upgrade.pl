@@ -131,23 +131,7 @@ my %num = map { $_ => $_ * 10000 } @majors;    # server_version_num of each majo
 # this tree's extension files: ulid.control, the committed ulid--*.sql and those src/sql/assemble.sh
 # makes (the Makefile's BUILT_SCRIPTS), by name
 my $work = PostgreSQL::Test::Utils::tempdir;
-my %tree_file = ('ulid.control' => slurp_file('ulid.control'));
-{
-	my ($rc, $list) = run_cmd('sh', 'src/sql/assemble.sh', '--list', '.');
-	must($rc == 0 && $list =~ /\S/,
-		'src/sql/assemble.sh --list: the scripts this tree makes');
-	my %built = map { ("ulid--$_.sql" => 1) } split /\n/, $list;
-	for my $f (sort keys %built)
-	{
-		my ($rc2, $out) = run_cmd('sh', 'src/sql/assemble.sh', '.', "$work/$f");
-		BAIL_OUT("src/sql/assemble.sh . $f: $out") if $rc2 != 0;
-		$tree_file{$f} = slurp_file("$work/$f");
-	}
-	for my $path (glob 'ulid--*.sql')
-	{
-		$tree_file{$path} = slurp_file($path) unless $built{$path};
-	}
-}
+my %tree_file = extension_files($work);
 my ($default) = $tree_file{'ulid.control'} =~ /^\s*default_version\s*=\s*'([^']+)'/m;
 BAIL_OUT('ulid.control: no default_version') unless defined $default;
 
@@ -316,26 +300,6 @@ sub q_ok
 	my ($rc, $out, $err) = $node{$name}->psql($db, $sql);
 	diag("$name/$db: query failed: $err") if $rc != 0;
 	return $rc == 0;
-}
-
-# same_lines(GOT, WANT, NAME, SHOWN): GOT eq WANT, two texts of lines; on a difference, the lines
-# only in WANT (<) and only in GOT (>) as diagnostics, SHOWN of them at most (all by default)
-sub same_lines
-{
-	my ($got, $want, $name, $shown) = @_;
-	local $Test::Builder::Level = $Test::Builder::Level + 1;
-	return pass($name) if $got eq $want;
-	fail($name);
-	my (%g, %w);
-	$g{$_}++ for split /\n/, $got;
-	$w{$_}++ for split /\n/, $want;
-	my @d = (
-		(map { "<   $_" } grep { !$g{$_} } split /\n/, $want),
-		(map { ">   $_" } grep { !$w{$_} } split /\n/, $got));
-	@d = ('(the same lines in another order)') unless @d;
-	@d = (@d[ 0 .. $shown - 1 ], '...') if defined $shown && @d > $shown;
-	diag(join("\n", @d));
-	return 0;
 }
 
 # new_node(NAME, MAJOR): a node of MAJOR's server, initdb'd (not started)

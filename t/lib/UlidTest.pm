@@ -8,11 +8,12 @@ use warnings;
 
 use Exporter 'import';
 use IPC::Run;
+use PostgreSQL::Test::Utils;
 use Test::More;
 
 our @EXPORT =
   qw(node_query node_sql_ok node_psql_as node_as node_as_ok cmp_num must must_run run_cmd pg_config_value
-	  test_build);
+	  test_build extension_files same_lines);
 
 # node_query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an
 # error, the error as a diagnostic and '' as the output, so the check that reads it fails
@@ -146,6 +147,53 @@ sub test_build
 	my ($rc, $out) = run_cmd(@make, '-j2');
 	die $out if $rc != 0;
 	return @make;
+}
+
+
+# extension_files WORKDIR: this tree's extension files by name, with their text: ulid.control, the
+# committed ulid--*.sql and those src/sql/assemble.sh makes (the Makefile's BUILT_SCRIPTS), made in
+# WORKDIR, so that a tree that was not built has them too. Run from the top of the tree; a named
+# check that assemble.sh lists them, the end of the run when it cannot make one.
+sub extension_files
+{
+	my ($work) = @_;
+	local $Test::Builder::Level = $Test::Builder::Level + 1;
+	my %file = ('ulid.control' => PostgreSQL::Test::Utils::slurp_file('ulid.control'));
+	my ($rc, $list) = run_cmd('sh', 'src/sql/assemble.sh', '--list', '.');
+	must($rc == 0 && $list =~ /\S/,
+		'src/sql/assemble.sh --list: the scripts this tree makes');
+	my %built = map { ("ulid--$_.sql" => 1) } split /\n/, $list;
+	for my $f (sort keys %built)
+	{
+		my ($rc2, $out) = run_cmd('sh', 'src/sql/assemble.sh', '.', "$work/$f");
+		BAIL_OUT("src/sql/assemble.sh . $f: $out") if $rc2 != 0;
+		$file{$f} = PostgreSQL::Test::Utils::slurp_file("$work/$f");
+	}
+	for my $path (glob 'ulid--*.sql')
+	{
+		$file{$path} = PostgreSQL::Test::Utils::slurp_file($path) unless $built{$path};
+	}
+	return %file;
+}
+
+# same_lines GOT, WANT, NAME [, SHOWN]: GOT eq WANT, two texts of lines; on a difference, the lines
+# only in WANT (<) and only in GOT (>) as diagnostics, SHOWN of them at most (all by default)
+sub same_lines
+{
+	my ($got, $want, $name, $shown) = @_;
+	local $Test::Builder::Level = $Test::Builder::Level + 1;
+	return pass($name) if $got eq $want;
+	fail($name);
+	my (%g, %w);
+	$g{$_}++ for split /\n/, $got;
+	$w{$_}++ for split /\n/, $want;
+	my @d = (
+		(map { "<   $_" } grep { !$g{$_} } split /\n/, $want),
+		(map { ">   $_" } grep { !$w{$_} } split /\n/, $got));
+	@d = ('(the same lines in another order)') unless @d;
+	@d = (@d[ 0 .. $shown - 1 ], '...') if defined $shown && @d > $shown;
+	diag(join("\n", @d));
+	return 0;
 }
 
 1;

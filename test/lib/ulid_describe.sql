@@ -1,5 +1,5 @@
 -- test/lib/ulid_describe.sql: the catalog description of the installed ulid extension, one sorted
--- line per fact, independent of OIDs (upgrade_paths.sh, t/210_pg_upgrade.pl compare two of them).
+-- line per fact, independent of OIDs (t/230_upgrade_paths.pl, t/210_pg_upgrade.pl compare two of them).
 -- search_path is pg_catalog only, so every ulid object prints schema-qualified.
 SET search_path = pg_catalog;
 -- (typsubscript through to_jsonb: the column exists from PostgreSQL 14 on; '-' before)
