@@ -13,7 +13,7 @@
 # every ulid--*.sql this tree has or makes, byte for byte, and the library; one check per server,
 # and the reason when not). scripts/test sees to it: each major's pass installs this tree into its
 # own server, the pass of 18 waits for every other pass on the host, and in the sid chroot the pass
-# of 19 installs it into Debian's 18 there too. Debian's 15 is no source (test/suites/logical_upgrade.sh
+# of 19 installs it into Debian's 18 there too. Debian's 15 is no source (t/320_logical_upgrade.pl
 # covers it, by logical replication): its server stores a pg_attver option on every column, which
 # upstream pg_restore rejects (any table, ulid or not). 18's initdb enables data checksums by
 # default; the 18 and 19 clusters are made with --no-data-checksums to match the older ones, as
@@ -59,6 +59,7 @@ use Test::More;
 use FindBin;
 use lib "$FindBin::RealBin/lib";
 use UlidTest;
+use UlidServers;
 
 my $started = time;
 my $pg_config = $ENV{PG_CONFIG} // 'pg_config';
@@ -67,60 +68,19 @@ my ($this) = $this_version =~ /^PostgreSQL (\d+)/;
 $this //= 'unknown';
 my $in_chroot = ($ENV{ULID_IN_CHROOT} // '') eq '1';
 
-# pinned_server(MAJOR): the prefix of MAJOR's server built by scripts/build/pg-build (in ULID_PG_CACHE,
-# default /var/cache/ulid-pg), or undef and why not
-sub pinned_server
-{
-	my ($major) = @_;
-	my $cache = $ENV{ULID_PG_CACHE} || '/var/cache/ulid-pg';
-	my $version;
-	open my $fh, '<', 'scripts/pins/pg-versions'
-	  or BAIL_OUT("scripts/pins/pg-versions: $!");
-	while (<$fh>)
-	{
-		my @f = split;
-		$version = $f[1] if @f >= 2 && $f[0] eq $major;
-	}
-	close $fh;
-	return (undef, "scripts/pins/pg-versions pins no PostgreSQL $major")
-	  unless defined $version;
-	return (undef,
-		"PostgreSQL $version is not built in $cache (scripts/build/pg-build $major)")
-	  unless -x "$cache/$version/bin/pg_config";
-	return ("$cache/$version", '');
-}
-
 my (%prefix, @majors, @missing_14_16);
 if ($in_chroot)
 {
 	# the pass of 19, in the sid chroot (scripts/sid-chroot): Debian's 18 and 19 packages there
-	plan skip_all =>
-	  "in the sid chroot this suite runs in the pass of 19 (this pass: $this)"
-	  unless $this eq '19';
-	for my $major (18, 19)
-	{
-		plan skip_all =>
-		  "no postgresql-$major in the chroot (scripts/pins/sid-packages)"
-		  unless -x "/usr/lib/postgresql/$major/bin/pg_upgrade";
-		$prefix{$major} = "/usr/lib/postgresql/$major";
-		push @majors, $major;
-	}
+	%prefix = %{ chroot_servers($this, 'pg_upgrade') };
+	@majors = (18, 19);
 }
 else
 {
-	for my $major (13, 14, 16, 17, 18)
-	{
-		my ($p, $why) = pinned_server($major);
-		if (!defined $p)
-		{
-			# (14 and 16 are optional: they need ULID_PG_SRC_DIR)
-			plan skip_all => $why unless $major == 14 || $major == 16;
-			push @missing_14_16, $why;
-			next;
-		}
-		$prefix{$major} = $p;
-		push @majors, $major;
-	}
+	my ($host, $missing) = host_servers();
+	%prefix        = %$host;
+	@missing_14_16 = @$missing;
+	@majors        = sort { $a <=> $b } keys %prefix;
 	plan skip_all =>
 	  "runs once, in the PostgreSQL 18 pass (this pass: $this; ULID_PG_UPGRADE_ANY_PASS=1 runs it anyway)"
 	  if $this ne '18' && ($ENV{ULID_PG_UPGRADE_ANY_PASS} // '') ne '1';
@@ -128,61 +88,16 @@ else
 my %num = map { $_ => $_ * 10000 } @majors;    # server_version_num of each major's first release
 
 # ---------------------------------------------------------------------------------------------
-# this tree's extension files: ulid.control, the committed ulid--*.sql and those src/sql/assemble.sh
-# makes (the Makefile's BUILT_SCRIPTS), by name
+# this tree's extension files (ulid.control and every ulid--*.sql it has or makes), by name
 my $work = PostgreSQL::Test::Utils::tempdir;
 my %tree_file = extension_files($work);
 my ($default) = $tree_file{'ulid.control'} =~ /^\s*default_version\s*=\s*'([^']+)'/m;
 BAIL_OUT('ulid.control: no default_version') unless defined $default;
 
-# not_installed(MAJOR): what of this tree's extension MAJOR's server lacks ('' when it has it all)
-sub not_installed
-{
-	my ($major) = @_;
-	my $pgc = "$prefix{$major}/bin/pg_config";
-	my $share  = pg_config_value('--sharedir', $pgc);
-	my $pkglib = pg_config_value('--pkglibdir', $pgc);
-	my @missing;
-	for my $f (sort keys %tree_file)
-	{
-		my $at = "$share/extension/$f";
-		if (!-f $at)
-		{
-			push @missing, "$f (missing)";
-		}
-		elsif (slurp_file($at) ne $tree_file{$f})
-		{
-			push @missing, "$f (differs)";
-		}
-	}
-	push @missing, "$pkglib/ulid.so (missing)" unless -f "$pkglib/ulid.so";
-	return '' unless @missing;
-	my $shown = join(', ', @missing[ 0 .. ($#missing < 5 ? $#missing : 4) ]);
-	$shown .= ', ... (' . scalar(@missing) . ' in all)' if @missing > 5;
-	return "$share/extension: $shown";
-}
-
 note "this tree's extension: ulid $default, "
   . scalar(keys %tree_file)
   . ' files (ulid.control and the ulid--*.sql scripts)';
-my $all_installed = 1;
-for my $major (@majors)
-{
-	my $missing = not_installed($major);
-	$all_installed &&= $missing eq '';
-	ok($missing eq '',
-		"PostgreSQL $major ($prefix{$major}) has this tree's extension installed");
-	next if $missing eq '';
-	diag("    not installed: $missing");
-	diag(
-		$in_chroot
-		? '    scripts/test installs this tree into Debian\'s 18 and 19 in the pass of 19 in the chroot'
-		: "    each major's pass of scripts/test installs this tree into its server (scripts/test --pg "
-		  . join(',', @majors)
-		  . '; the pass of 18 runs after the others); this file runs as postgres and installs nothing'
-	);
-}
-BAIL_OUT("a server lacks this tree's extension (above)") unless $all_installed;
+check_installed(\%tree_file, \%prefix, $in_chroot);
 
 my $STEP =
   "SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE; ALTER EXTENSION ulid UPDATE TO '$default+refresh'; ALTER EXTENSION ulid UPDATE;";

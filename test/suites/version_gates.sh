@@ -45,13 +45,14 @@ mkdir -p "$copy"
 printf '#if PG_VERSION_NUM >= %s\n#endif\n' "$((20 * 10000))" >>"$copy/src/pg/compat.h"
 # a line of Perl (a TAP suite's), written out
 printf 'if (query(q{SHOW server_version_num}) >= %s) { }\n' "$((20 * 10000))" >>"$copy/t/210_pg_upgrade.pl"
-printf 'if ((major >= %s)); then :; fi\n' "$((19 + 1))" >>"$copy/test/suites/logical_upgrade.sh"
+# a line of bash, written out (scripts/test: a shell file that stays)
+printf 'if ((major >= %s)); then :; fi\n' "$((19 + 1))" >>"$copy/scripts/test"
 rc=0
 scripts/version-gates --root "$copy" >"$WORK/planted.txt" 2>&1 || rc=$?
 expect "planted gates: exit status" "$rc" -eq 1
 fails="$(grep '^FAIL ' "$WORK/planted.txt" | sed -E 's/^FAIL ([^:]+):[0-9]+: gate at ([0-9]+);.*/\1 \2/' | sort | tr '\n' ' ')"
 expect_str "planted gates: exactly the three planted lines are reported" "$fails" \
-    "src/pg/compat.h 20 t/210_pg_upgrade.pl 20 test/suites/logical_upgrade.sh 20 "
+    "scripts/test 20 src/pg/compat.h 20 t/210_pg_upgrade.pl 20 "
 grep '^FAIL ' "$WORK/planted.txt" | sed 's/^/#   /'
 
 rc=0
