@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # test/lib/pkg_install.sh: helpers of the suites that install the extension the way users do
-# (package_deb.sh, release_binaries.sh, pgxn_client.sh). Source it after test/lib/checks.sh.
+# (package_deb.sh, pgxn_client.sh). Source it after test/lib/checks.sh.
 #
 #   pkgt_begin NAME                  sets MAJOR (the major under test), PGC (its pg_config), VERSION
 #                                    (default_version), SOURCE_BUILT (1 when scripts/pins/pg-versions
