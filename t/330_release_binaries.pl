@@ -27,9 +27,9 @@
 use strict;
 use warnings;
 
-use File::Basename qw(dirname basename);
+use File::Basename qw(dirname);
 use File::Find;
-use Cwd qw(abs_path getcwd);
+use Cwd qw(abs_path);
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -37,21 +37,12 @@ use Test::More;
 use FindBin;
 use lib "$FindBin::RealBin/lib";
 use UlidTest;
+use PkgInstall;
 
 my $started   = time;
-my $root      = getcwd;
-my $pg_config = $ENV{PG_CONFIG} // 'pg_config';
-my ($major)   = pg_config_value('--version', $pg_config) =~ /^PostgreSQL (\d+)/;
-BAIL_OUT("cannot tell the major of $pg_config") unless defined $major;
-my ($version) = slurp_file('ulid.control') =~ /^default_version = '(.*)'$/m;
+my ($pg_config, $major, $version, $work) = pkg_begin;
 my $arch = `uname -m`;
 chomp $arch;
-my $work = PostgreSQL::Test::Utils::tempdir;
-# the make commands below are not sub-makes of make installcheck (REGRESS= and the like)
-delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES)};
-chmod 0755, $work;
-# scripts/package's own temporary directories go into the test's
-$ENV{TMPDIR} = $work;
 my $name = "ulid-$version-pg$major-linux-$arch";
 my $source_built = 0;
 for (split /\n/, slurp_file('scripts/pins/pg-versions'))
@@ -62,60 +53,12 @@ for (split /\n/, slurp_file('scripts/pins/pg-versions'))
 # the run-time floors docs/install.md states (checked below against the library and the page)
 my %floor = (GLIBC => '2.17', GLIBCXX => '3.4', CXXABI => '1.3');
 
-# text FILE: FILE's text ('' when there is no such file)
-sub text { return -f $_[0] ? slurp_file($_[0]) : ''; }
-
 # tail N, TEXT: TEXT's last N lines
 sub tail
 {
 	my ($n, $text) = @_;
 	my @l = split /\n/, $text // '';
 	return join("\n", @l > $n ? @l[ -$n .. -1 ] : @l);
-}
-
-# installed_files PG_CONFIG: the extension's files installed in that server (ulid.so, its JIT
-# bitcode, ulid.control, ulid--*.sql), sorted absolute paths
-sub installed_files
-{
-	my ($pgc) = @_;
-	my $pkglib = pg_config_value('--pkglibdir', $pgc);
-	my $ext    = pg_config_value('--sharedir',  $pgc) . '/extension';
-	my @f;
-	push @f, "$pkglib/ulid.so"                if -e "$pkglib/ulid.so";
-	push @f, "$pkglib/bitcode/ulid.index.bc" if -e "$pkglib/bitcode/ulid.index.bc";
-	find(sub { push @f, $File::Find::name if -f }, "$pkglib/bitcode/ulid")
-	  if -d "$pkglib/bitcode/ulid";
-	push @f, grep { -f } "$ext/ulid.control", glob("$ext/ulid--*.sql");
-	return sort @f;
-}
-
-# make_vars PG_CONFIG, RULE: the lines the rule RULE (a makefile read after the tree's) prints
-sub make_vars
-{
-	my ($pgc, $rule) = @_;
-	my ($out, $err) = ('', '');
-	my ($target) = $rule =~ /^([\w-]+):/;
-	IPC::Run::run(
-		[ 'make', '-s', '-C', $root, '-f', 'Makefile', '-f', '-', "PG_CONFIG=$pgc", $target ],
-		'<', \$rule, '>', \$out, '2>', \$err)
-	  or diag("make: $err");
-	return split /\n/, $out;
-}
-
-# expected_files PG_CONFIG: the files `make install` of this tree installs there, but the JIT
-# bitcode (from the Makefile's own variables: stale files of older installs do not count)
-sub expected_files
-{
-	my ($pgc) = @_;
-	my $pkglib = pg_config_value('--pkglibdir', $pgc);
-	my $share  = pg_config_value('--sharedir',  $pgc);
-	my ($mod_ext, $data) = make_vars($pgc,
-		"print-install-files:\n\t\@echo \"\$(MODULE_big) \$(EXTENSION)\"\n\t\@echo \"\$(DATA) \$(DATA_built)\"\n"
-	);
-	my ($module, $ext) = split ' ', $mod_ext // '';
-	return () unless defined $ext;
-	return sort("$pkglib/$module.so", "$share/extension/$ext.control",
-		map { "$share/extension/" . basename($_) } split ' ', $data // '');
 }
 
 # relative PG_CONFIG, PATHS: PATHS with pg_config's pkglibdir and sharedir as pkglibdir/ and
@@ -175,29 +118,8 @@ my ($server, $destdir);
 if ($source_built)
 {
 	my $prefix = abs_path(dirname(pg_config_value('--bindir', $pg_config)));
-	$server = "$work/server";
-	my $copied = system('cp', '-a', $prefix, $server) == 0;
-	if ($copied)
-	{
-		my @gone;
-		find(
-			{
-				no_chdir => 1,
-				wanted   => sub {
-					push @gone, $_
-					  if (-f && basename($_) =~
-						/^(ulid\.so|ulid_test_throw\.so|ulid\.index\.bc|ulid\.control|ulid--.*\.sql)$/)
-					  || (-d && m{/bitcode/ulid[^/]*$});
-				}
-			},
-			$server);
-		system('rm', '-rf', @gone) if @gone;
-		my @left;
-		find(sub { push @left, $File::Find::name if /^ulid/ }, $server);
-		diag("left over in the copy: @left") if @left;
-		$copied = !@left;
-	}
-	must($copied, "a copy of the server install $prefix without the extension's files");
+	must_run("a copy of the server install $prefix without the extension's files",
+		sub { $server = server_copy($pg_config, "$work/server") });
 	like(
 		pg_config_value('--pkglibdir', "$server/bin/pg_config") . ' '
 		  . pg_config_value('--sharedir', "$server/bin/pg_config"),
@@ -343,26 +265,14 @@ for my $sym ('GLIBC', 'GLIBCXX', 'CXXABI')
 # ---- the copy's server with the installed archive
 if ($source_built)
 {
-	# the copy's programs: install_path on 14+, its bin/ first in PATH for 13's PostgresNode
-	$ENV{PATH} = "$server/bin:$ENV{PATH}";
 	my $node;
-	must_run(
-		'a cluster of the copy',
-		sub {
-			$node = PostgreSQL::Test::Cluster->new('relbin',
-				$major >= 14 ? (install_path => $server) : ());
-			$node->init;
-			$node->start;
-		});
+	must_run('a cluster of the copy', sub { $node = copy_node('relbin', $server, $major) });
 	is( node_query(
 			$node,
 			"CREATE EXTENSION ulid; SELECT extversion FROM pg_extension WHERE extname = 'ulid'"),
 		$version,
 		"CREATE EXTENSION ulid: version $version");
-	my $maps = node_query($node,
-		"SELECT gen_ulid() IS NOT NULL; SELECT pg_read_file('/proc/self/maps')");
-	my %libs = map { $_ => 1 } $maps =~ m{(/[^ \n]*ulid[^ \n]*\.so)}g;
-	is(join(' ', sort keys %libs),
+	is(loaded_libs($node, 'postgres'),
 		pg_config_value('--pkglibdir', $tpgc) . '/ulid.so',
 		'the backend maps ulid.so from the copy only');
 
