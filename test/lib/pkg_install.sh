@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# test/lib/pkg_install.sh: helpers of the suites that install the extension the way users do
-# (package_deb.sh, release_binaries.sh, pgxn_client.sh). Source it after test/lib/checks.sh.
+# test/lib/pkg_install.sh: helpers of the bash suite that installs the extension the way users do
+# (package_deb.sh; the TAP suites t/330_release_binaries.pl and t/340_pgxn_client.pl have theirs in
+# t/lib/PkgInstall.pm). Source it after test/lib/checks.sh.
 #
 #   pkgt_begin NAME                  sets MAJOR (the major under test), PGC (its pg_config), VERSION
 #                                    (default_version), SOURCE_BUILT (1 when scripts/pins/pg-versions
@@ -16,8 +17,6 @@
 #                                    so that only what a suite installs is there; pkgt_restore DIR
 #                                    puts them back; pkgt_end (the suites' EXIT trap, after their own
 #                                    clean-up) puts back what is still aside and removes WORK
-#   pkgt_server_copy PREFIX DEST     a copy of the source-built server installed in PREFIX, without
-#                                    any file of the extension: a server that never saw the build
 #   pkgt_regress BINDIR PGXS_PG_REGRESS OUTDIR   the regression suite (sql/, expected/ copied to
 #                                    OUTDIR) with that server's pg_regress against PGHOST/PGPORT
 #   pkgt_loaded_libs                 the ulid libraries mapped by a backend of PGHOST/PGPORT
@@ -98,19 +97,6 @@ pkgt_end() {
         pkgt_restore "$WORK/aside" || echo "# WARNING: could not put the source install back from $WORK/aside"
     fi
     [[ -f $WORK/aside/.list ]] || rm -rf "$WORK"
-}
-
-pkgt_server_copy() {
-    local prefix="$1" dest="$2" left
-    mkdir -p "$(dirname "$dest")" && cp -a "$prefix" "$dest" || return 1
-    find "$dest" \( -name 'ulid.so' -o -name 'ulid_test_throw.so' -o -name 'ulid.index.bc' \
-        -o -name 'ulid.control' -o -name 'ulid--*.sql' \) -delete
-    find "$dest" -depth -type d -path '*/bitcode/ulid*' -exec rm -rf {} +
-    left="$(find "$dest" -name 'ulid*')"
-    if [[ -n $left ]]; then
-        echo "pkgt_server_copy: left over in $dest: $left" >&2
-        return 1
-    fi
 }
 
 # the REGRESS and REGRESS_OPTS of the Makefile (printed by make itself, whatever they hold)
