@@ -20,7 +20,7 @@ export async function ulidRange(prisma, from, to) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const prisma = await connect(process.env.PRISMA_SCHEMA); // the table's schema (clients.sh: its own)
+  const prisma = await connect(process.env.PRISMA_SCHEMA); // the table's schema (the clients suite: its own)
   const event = await prisma.event.create({ data: { what: 'signup' } }); // id from gen_ulid()
   const lastHour = await prisma.event.findMany({
     where: { id: await ulidRange(prisma, new Date(Date.now() - 3600e3), new Date()) } });

@@ -36,7 +36,7 @@ ULID_SERVER_PACKAGES=(build-essential g++ make libipc-run-perl)
 # pgbouncer (t/060_pooler.pl), sqlsmith (t/220_sqlsmith.pl), and for Debian's servers pg_cron and
 # pg_partman (t/100_partitioning.pl, ulid_server_extra_packages). A run of every tier installs them.
 ULID_SERVER_EXTRA_PACKAGES=(pgbouncer sqlsmith)
-# clients: the drivers and ORMs of test/suites/clients.sh (npm packages come from
+# clients: the drivers and ORMs of t/350_clients.pl (npm packages come from
 # clients/node/package-lock.json; nodejs from the machine or Debian, npm from Debian only where no
 # npm is on PATH)
 ULID_CLIENT_PACKAGES=(

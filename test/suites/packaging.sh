@@ -108,7 +108,7 @@ PY
 echo
 echo "# documentation quotes every recipe (migration, partitioning, Citus, portable edition) and the client recipes verbatim"
 # client recipes: every file in clients/ but the checks (check*, Check*, check/), package manifests, package
-# markers and the migrations that the ORM tools write (clients.sh checks those against the tools)
+# markers and the migrations that the ORM tools write (t/350_clients.pl checks those against the tools)
 mapfile -t client_recipes < <(find clients -type f ! -iname 'check*' ! -path '*/check/*' ! -name '__init__.py' \
     ! -name 'package*.json' ! -path '*/migrations/*' ! -path '*/node_modules/*' ! -name '*.pyc' \
     ! -path '*/generated/*' ! -path '*/target/*' ! -name Cargo.lock | sort)

@@ -1,4 +1,4 @@
-//! tokio-postgres against the server (run by test/suites/clients.sh): Ulid in binary both ways, the text
+//! tokio-postgres against the server (run by t/350_clients.pl): Ulid in binary both ways, the text
 //! protocol, strings, ulid[], NULL, a foreign key, bulk loads (binary COPY, unnest), a time range, errors.
 use std::{fmt::Debug, io::Read, time::{Duration, SystemTime}};
 
