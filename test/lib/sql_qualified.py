@@ -4,7 +4,7 @@
     sql_qualified.py --builtins FILE SCRIPT...
 
 FILE lists the server's pg_catalog names, one per line as "f <function>", "t <type>" (the suite
-test/suites/script_rules.sh writes it from pg_proc and pg_type). Each SCRIPT is read as PostgreSQL
+t/360_script_rules.pl writes it from pg_proc and pg_type). Each SCRIPT is read as PostgreSQL
 lexes it: comments and string constants are skipped, dollar-quoted bodies (DO blocks, function
 bodies, EXECUTEd templates) are read as code too. Reported, with file and line:
 
