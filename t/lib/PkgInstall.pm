@@ -132,7 +132,7 @@ sub server_copy
 		$dest);
 	system('rm', '-rf', @gone) if @gone;
 	my @left;
-	find(sub { push @left, $File::Find::name if /^ulid/ }, $dest);
+	find(sub { push @left, $File::Find::name if /^ulid(\.|--|_test)/ }, $dest); # (not the ulid-pg cache of the servers)
 	die "left over in $dest: @left" if @left;
 	return $dest . (abs_path(dirname(pg_config_value('--bindir', $pgc))) // '');
 }

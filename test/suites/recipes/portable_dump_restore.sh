@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Recipe: after native_to_portable.sql, dump the database and restore it where the ulid extension
 # is not installed, leaving out the two entries of the extension itself (its CREATE EXTENSION
 # and its comment; nothing else depends on it any more, and anything that still did fails the

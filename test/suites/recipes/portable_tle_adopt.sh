@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Recipe: turn a loose installation (portable/ulid_portable.sql) into the pg_tle extension, as the
 # role that owns it, in pgtle_admin: first bring the loose functions to this version (the loose
 # file updates them in place), then register and create; CREATE EXTENSION takes the functions

@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Recipe: register the portable edition with pg_tle and create it, as a role in pgtle_admin with
 # CREATE on the database (no superuser). CASCADE creates pgcrypto, which the extension requires,
 # where it is missing. APP_DB is the database as a libpq connection string.

@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Recipe: copy a database that uses the pg_tle form to another server with pg_dump. On the target,
 # a superuser has run pg_tle_enable.sql and TARGET_DB's owner is the restoring role, in
 # pgtle_admin. The dump carries pg_tle's copies of the registered scripts, so nothing needs

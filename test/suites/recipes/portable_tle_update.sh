@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Recipe: update the pg_tle form to the version of this checkout: register it (the file registers
 # every version and the update to the current one, and leaves what is registered already alone),
 # then update, as a role in pgtle_admin that owns the extension.

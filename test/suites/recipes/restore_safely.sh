@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Recipe: copy a database that uses ulid to another server (or database) with pg_dump, so that any
 # failure stops the restore instead of scrolling by. SOURCE_DB and TARGET_DB are connection strings
 # or database names; TARGET_DB is empty, on a server with the ulid files installed.

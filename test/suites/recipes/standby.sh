@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Recipe: a streaming hot standby, copied from the running primary as the OS user that runs the
 # server: -R writes the connection to the primary into the standby's configuration, -X stream
 # copies the WAL written meanwhile, -c fast checkpoints at once. Then start the standby.

@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Recipe: step 2, the schema: dumped by the NEW major's pg_dump (it reads every older server) and
 # restored into the new server's database (empty, with the ulid extension's files installed; the
 # dump's CREATE EXTENSION ulid creates it there). Debian's packaged 15 stores a pg_attver option on
