@@ -26,15 +26,17 @@ ULID_PG_MAJOR="${ULID_PG_MAJOR:-15}"
 # The test tiers (scripts/test --tier; docs/development.md, "Tiers") and the Debian packages each
 # needs. Every tier but unit also needs the server under test with its headers (ulid_pg_packages).
 ULID_TIERS=(unit static server packaging clients)
+# what builds the extension (and the C++ core's tests)
+ULID_BUILD_TOOLS=(build-essential g++ make)
 # unit: the C++ core's unit tests (GoogleTest, sanitizers), valgrind memcheck, a short fuzz (clang's libFuzzer)
-ULID_UNIT_PACKAGES=(libgtest-dev build-essential g++ make clang-14 llvm-14 libclang-rt-14-dev valgrind)
+ULID_UNIT_PACKAGES=(libgtest-dev "${ULID_BUILD_TOOLS[@]}" clang-14 llvm-14 libclang-rt-14-dev valgrind)
 # static: checks of the tree's text (test/suites/*.sh whose header says "Tier: static")
 ULID_STATIC_PACKAGES=(shellcheck python3 git)
 # server: pg_regress and the TAP suites t/*.pl (PostgreSQL::Test::Cluster needs Perl's IPC::Run)
-ULID_SERVER_PACKAGES=(build-essential g++ make libipc-run-perl)
+ULID_SERVER_PACKAGES=("${ULID_BUILD_TOOLS[@]}" libipc-run-perl)
 # what some server-tier suites use besides, each skipping with the package's name without it:
 # pgbouncer (t/060_pooler.pl), sqlsmith (t/220_sqlsmith.pl), and for Debian's servers pg_cron and
-# pg_partman (t/100_partitioning.pl, ulid_server_extra_packages). A run of every tier installs them.
+# pg_partman (t/100_partitioning.pl; scripts/test adds those per major). A run of every tier installs them.
 ULID_SERVER_EXTRA_PACKAGES=(pgbouncer sqlsmith)
 # clients: the drivers and ORMs of t/350_clients.pl (npm packages come from
 # clients/node/package-lock.json; nodejs from the machine or Debian, npm from Debian only where no
@@ -154,7 +156,7 @@ ulid_citus_built_for() {
 
 mapfile -t ULID_PACKAGES < <(ulid_pg_packages "$ULID_PG_MAJOR")
 # What building and installing the extension alone needs (scripts/demo): no test tools, no clients.
-ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" build-essential g++ make)
+ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" "${ULID_BUILD_TOOLS[@]}")
 
 # ulid_pg_ensure_server: build PostgreSQL $ULID_PG_MAJOR when it is a source-built major (cached:
 # instant when done before); Debian's packaged majors come from ulid_ensure_packages. Returns 77

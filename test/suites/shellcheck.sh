@@ -38,12 +38,10 @@ mapfile -t scripts < <(shell_scripts)
 expect "shell scripts found" "${#scripts[@]}" -ge 40
 # the recipes the docs quote have no #! line (they are steps a reader types or pastes; the docs
 # quote them whole): checked as bash, and a cd without a check is what a reader at a prompt sees fail
-recipe=()
+recipe=() others=()
 for f in "${scripts[@]}"; do
-    head -n 1 -- "$f" | grep -qE '^#!|^# shellcheck shell=' || recipe+=("$f")
+    if head -n 1 -- "$f" | grep -qE '^#!|^# shellcheck shell='; then others+=("$f"); else recipe+=("$f"); fi
 done
-others=()
-for f in "${scripts[@]}"; do [[ " ${recipe[*]} " == *" $f "* ]] || others+=("$f"); done
 findings="$(check_scripts "${others[@]}")"
 if ((${#recipe[@]})); then findings+=$'\n'"$(check_scripts -s bash -e SC2164 "${recipe[@]}")"; fi
 findings="$(grep . <<<"$findings" || true)"
