@@ -372,7 +372,7 @@ ulid_free_port() {
 # If the cluster itself fails to come up (e.g. a port taken in between), it retries on another port.
 # ULID_PGVE_OPTS (array) adds pg_virtualenv options (e.g. -o guc=value); ULID_PGVE_TIMEOUT (seconds,
 # 0 = none; default 1800) bounds the whole session.
-# A source-built major (scripts/pins/pg-versions) cannot use pg_virtualenv: test/lib/cluster_env.sh gives
+# A source-built major (scripts/pins/pg-versions) cannot use pg_virtualenv: scripts/lib/cluster_env.sh gives
 # the same contract from the server's bindir (PGPASSWORD is set but unused: trust authentication),
 # with only -o GUC=VALUE options taken from ULID_PGVE_OPTS.
 ulid_virtualenv() {
@@ -380,7 +380,7 @@ ulid_virtualenv() {
     local -a opts=() limit=() conf=()
     if declare -p ULID_PGVE_OPTS >/dev/null 2>&1; then opts=("${ULID_PGVE_OPTS[@]}"); fi
     if [[ ${ULID_PGVE_TIMEOUT:-1800} != 0 ]]; then limit=(ulid_timeout "${ULID_PGVE_TIMEOUT:-1800}"); fi
-    bindir="$(ulid_pg_bindir)" || return 1 # for test/lib/cluster.sh in CMD: the same major
+    bindir="$(ulid_pg_bindir)" || return 1 # for scripts/lib/cluster.sh in CMD: the same major
     if ulid_pg_source_built "$ULID_PG_MAJOR"; then
         for ((i = 0; i < ${#opts[@]}; i++)); do
             if [[ ${opts[i]} == -o ]] && ((i + 1 < ${#opts[@]})); then
@@ -393,7 +393,7 @@ ulid_virtualenv() {
         done
         "${limit[@]}" env -u PGCLUSTER -u PGSERVICE -u PGSERVICEFILE -u PGOPTIONS -u PGHOSTADDR \
             -u PGDATA -u PGSYSCONFDIR -u PG_CLUSTER_CONF_ROOT ULID_PG_BINDIR="$bindir" \
-            bash "$ULID_ROOT/test/lib/cluster_env.sh" "${conf[@]}" "$@"
+            bash "$ULID_ROOT/scripts/lib/cluster_env.sh" "${conf[@]}" "$@"
         return
     fi
     marker="$(mktemp -t ulid-pgve.XXXXXX)"

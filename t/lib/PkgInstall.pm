@@ -139,12 +139,19 @@ sub server_copy
 
 # copy_node NAME, INSTALL, MAJOR: a node of the copy INSTALL (server_copy's), started; its programs
 # through install_path on 14+, and INSTALL/bin first in PATH from now on (13's PostgresNode takes
-# them from PATH; pgxn, pg_regress and psql of the copy too)
+# them from PATH; pgxn, pg_regress and psql of the copy too). Where the framework is the older
+# PostgresNode (13, 14) the node comes from its get_new_node: 14's PostgreSQL::Test::Cluster->new
+# takes (NAME, install_path => DIR) for its own (NAME, HOST, PORT) and makes a node whose host is
+# "install_path"
 sub copy_node
 {
 	my ($name, $install, $major) = @_;
 	$ENV{PATH} = "$install/bin:$ENV{PATH}";
-	my $node = PostgreSQL::Test::Cluster->new($name, $major >= 14 ? (install_path => $install) : ());
+	my @params = $major >= 14 ? (install_path => $install) : ();
+	my $node =
+	  PostgreSQL::Test::Cluster->can('get_new_node')
+	  ? PostgreSQL::Test::Cluster->get_new_node($name, @params)
+	  : PostgreSQL::Test::Cluster->new($name, @params);
 	$node->init;
 	$node->start;
 	return $node;

@@ -270,7 +270,7 @@ def check():
                     if b.text.strip() not in open(os.path.join(ROOT, f), encoding="utf-8").read():
                         problems.append(f"{b.where()}: the block is not verbatim in {f}")
                     if not run_by_a_suite(f, texts):
-                        problems.append(f"{b.where()}: no suite runs {f} (no test/suites/*.sh names it)")
+                        problems.append(f"{b.where()}: no suite runs {f} (no suite, t/*.pl or test/suites/*.pl, names it)")
         for p in problems:
             bad(p)
         if not problems:
@@ -345,8 +345,9 @@ SUITES_END = "<!-- end of the index -->"
 
 
 def all_suites():
-    """The suites: test/suites/*.sh (bash) and t/NNN_*.pl (TAP, on PostgreSQL::Test::Cluster)."""
-    return (sorted(glob.glob(os.path.join(ROOT, "test", "suites", "*.sh")))
+    """The suites, all TAP files: test/suites/*.pl (no server of their own) and t/NNN_*.pl (on
+    PostgreSQL::Test::Cluster)."""
+    return (sorted(glob.glob(os.path.join(ROOT, "test", "suites", "*.pl")))
             + sorted(glob.glob(os.path.join(ROOT, "t", "[0-9][0-9][0-9]_*.pl"))))
 
 
@@ -389,7 +390,7 @@ def suites_index(suite_paths):
     rows = ["| suite | tier | what it tests (the first paragraph of its header) |", "|---|---|---|"]
     readme_dir = os.path.dirname(os.path.join(ROOT, SUITES_README))
     for path in suite_paths:
-        name = os.path.relpath(path, ROOT) if path.endswith(".pl") else os.path.basename(path)
+        name = os.path.relpath(path, ROOT) if path.startswith(os.path.join(ROOT, "t", "")) else os.path.basename(path)
         rows.append(f"| [`{name}`]({os.path.relpath(path, readme_dir)}) | {suite_tier(path)} "
                     f"| {cell(suite_summary(path)) or '(no header)'} |")
     return "\n".join(rows)

@@ -1,5 +1,7 @@
 # shellcheck shell=bash
-# test/lib/cluster.sh: throwaway PostgreSQL servers for integration suites (source it; bash only).
+# scripts/lib/cluster.sh: throwaway PostgreSQL servers for scripts/demo (through cluster_env.sh, on
+# the servers built from source) and scripts/bench, bench-uuidv7 (source it; bash only). The tests
+# use PostgreSQL's own: PostgreSQL::Test::Cluster (t/*.pl) and pg_regress --temp-instance.
 #
 # Each cluster lives in a temporary directory, listens on 127.0.0.1 and a Unix socket in that
 # directory, on a free port, with trust authentication for the superuser "postgres". As root the
@@ -7,24 +9,18 @@
 # and removed when the sourcing shell exits.
 #
 #   cluster_init NAME [initdb args...]    create (not start); prints nothing
-#   cluster_up NAME [initdb args...]      cluster_init, then cluster_start
-#   cluster_standby NAME PRIMARY          a streaming standby of PRIMARY (pg_basebackup -R), not started;
-#                                         with CLUSTER_STANDBY_RECIPE=FILE, FILE runs pg_basebackup
-#                                         (PRIMARY_HOST, PRIMARY_PORT, STANDBY_DATA set)
 #   cluster_free_port                     a loopback port below the kernel's ephemeral range
 #   cluster_conf NAME 'guc = value' ...   append lines to postgresql.conf
-#   cluster_hba NAME 'line' ...           append lines to pg_hba.conf
 #   cluster_start NAME | cluster_stop NAME [fast|immediate] | cluster_restart NAME
 #                                         (cluster_start moves to another free port and retries when
 #                                         the server cannot bind its port)
 #   cluster_port NAME | cluster_dir NAME (data directory) | cluster_host NAME (socket directory)
 #   cluster_psql NAME [psql args...]      psql -X -q -v ON_ERROR_STOP=1 as postgres on NAME
-#   cluster_connstr NAME [dbname]         a libpq connection string for NAME
 #   cluster_run NAME CMD...               run CMD as the server's OS user with PG* set for NAME
 #   cluster_log NAME                      the server log file
 #
-# Environment: ULID_PG_BINDIR, the server's bin directory (scripts/test and ulid_virtualenv set it to
-# the major under test; default: $PG_CONFIG --bindir, else Debian's PostgreSQL 15, else the pg_config
+# Environment: ULID_PG_BINDIR, the server's bin directory (ulid_virtualenv and the bench scripts set
+# it to the major they run; default: $PG_CONFIG --bindir, else Debian's PostgreSQL 15, else the pg_config
 # on PATH).
 
 if [[ -z ${ULID_PG_BINDIR:-} ]]; then
@@ -67,7 +63,6 @@ cluster_dir() { echo "$_CLUSTER_ROOT/$1/data"; }
 cluster_host() { echo "$_CLUSTER_ROOT/$1"; }
 cluster_port() { echo "${_CLUSTER_PORT[$1]}"; }
 cluster_log() { echo "$_CLUSTER_ROOT/$1/server.log"; }
-cluster_connstr() { echo "host=127.0.0.1 port=${_CLUSTER_PORT[$1]} user=postgres dbname=${2:-postgres}"; }
 
 cluster_init() {
     local name="$1" port
@@ -98,14 +93,6 @@ cluster_conf() {
     done
 }
 
-cluster_hba() {
-    local name="$1" line
-    shift
-    for line in "$@"; do
-        _cluster_as_owner sh -c 'printf "%s\n" "$1" >> "$2"' _ "$line" "$(cluster_dir "$name")/pg_hba.conf"
-    done
-}
-
 cluster_start() {
     local name="$1" attempt port
     for attempt in 1 2 3 4 5; do
@@ -125,29 +112,6 @@ cluster_start() {
     echo "cluster_start $name: failed; log follows" >&2
     tail -n 30 "$(cluster_log "$name")" >&2
     return 1
-}
-
-cluster_up() {
-    cluster_init "$@" && cluster_start "$1"
-}
-
-cluster_standby() {
-    local name="$1" primary="$2" port
-    port="$(cluster_free_port)" || return 1
-    mkdir -p "$(cluster_host "$name")" || return 1
-    ((EUID == 0)) && chown postgres: "$(cluster_host "$name")"
-    if [[ -n ${CLUSTER_STANDBY_RECIPE:-} ]]; then # a script that runs pg_basebackup (docs quote it)
-        _cluster_as_owner env PATH="$ULID_PG_BINDIR:$PATH" PRIMARY_HOST=127.0.0.1 \
-            PRIMARY_PORT="${_CLUSTER_PORT[$primary]}" STANDBY_DATA="$(cluster_dir "$name")" \
-            bash -euo pipefail -c "$(cat "$CLUSTER_STANDBY_RECIPE")" || return 1
-    else
-        _cluster_as_owner "$ULID_PG_BINDIR/pg_basebackup" -h 127.0.0.1 -p "${_CLUSTER_PORT[$primary]}" \
-            -U postgres -D "$(cluster_dir "$name")" -R -X stream -c fast --no-sync || return 1
-    fi
-    _CLUSTER_PORT[$name]="$port"
-    _CLUSTER_NAMES+=("$name")
-    # the copied postgresql.conf has the primary's port and socket directory: later lines win
-    cluster_conf "$name" "port = $port" "unix_socket_directories = '$(cluster_host "$name")'"
 }
 
 cluster_stop() {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# test/lib/cluster_env.sh: run a command inside a throwaway cluster of the server in ULID_PG_BINDIR.
+# scripts/lib/cluster_env.sh: run a command inside a throwaway cluster of the server in ULID_PG_BINDIR.
 #
-#   ULID_PG_BINDIR=/var/cache/ulid-pg/17.11/bin test/lib/cluster_env.sh [-o 'guc = value']... CMD [ARGS...]
+#   ULID_PG_BINDIR=/var/cache/ulid-pg/17.11/bin scripts/lib/cluster_env.sh [-o 'guc = value']... CMD [ARGS...]
 #
 # What pg_virtualenv does for Debian's packaged servers, for servers built from source (scripts/lib/common.sh's
-# ulid_virtualenv calls it for those): one cluster from test/lib/cluster.sh (loopback, trust, the
+# ulid_virtualenv calls it for those): one cluster from scripts/lib/cluster.sh (loopback, trust, the
 # postgres superuser, locale C.UTF-8, UTF8), CMD run as the caller with PGHOST, PGPORT, PGUSER,
 # PGPASSWORD, PGDATABASE and PG_CONFIG set for it, the cluster stopped and removed when CMD ends
 # (or this script is stopped). -o adds a postgresql.conf line. Exits with CMD's status.
