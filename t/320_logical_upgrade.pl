@@ -34,11 +34,13 @@
 # t/210_pg_upgrade.pl: 13 is only ever a side, never the framework. Debian's 15 is
 # /usr/lib/postgresql/15 (ULID_DEBIAN_PG15_BINDIR: another copy's bin directory). And in the pass of
 # 19, inside the sid chroot (scripts/sid-chroot): 18 -> 19 in text and in binary mode between
-# Debian's packages of both there. 15 -> 19 (from Debian 12's 15 on the host) is skipped there,
-# with the reason: a 19 server runs only inside the chroot and the host's 15 only outside it, and
-# the user postgres this file runs as can neither read the host's root directory through
-# ULID_HOST_ROOT (/proc/PID/root of a root process: permission denied) nor chroot back into it
-# (chroot(2) needs root).
+# Debian's packages of both there, and 15 -> 19 in text and in binary mode from Debian 12's 15 on
+# the host: a 19 server runs only inside the chroot and the host's 15 only outside it, and the user
+# postgres this file runs as can neither reach the host's root directory nor chroot(2) back into
+# it, so scripts/test starts the two publishers of 15 on the host as root before the suites
+# (host15_up: their sockets and logs in a directory both sides see, ULID_HOST15) and stops them
+# after; this file uses them as nodes it did not start (UlidServers::HostServer), and skips 15 ->
+# 19, saying why, without them.
 # This file runs as the user postgres and installs nothing: every server it uses must have this
 # tree's extension installed (one check per server, and the reason when not). scripts/test sees to
 # it: each major's pass installs this tree into its own server, the pass of 18 waits for every other
@@ -73,32 +75,16 @@ my $WAIT = $ENV{ULID_REPL_WAIT} || 120;
 my $ROWS = 25000;
 
 # %prefix: the install of each major (bin/ under it); 15 is Debian's
-my (%prefix, $host15_why, @missing_14_16);
+my (%prefix, $host15_why, @missing_14_16, %host15);
 if ($in_chroot)
 {
 	# the pass of 19, in the sid chroot (scripts/sid-chroot): Debian's 18 and 19 packages there
 	%prefix = %{ chroot_servers($this, 'pg_config') };
-	# Debian 12's 15 runs on the host only: the bash suite started it as root through
-	# ULID_HOST_ROOT (chroot back into the host's root directory); the user postgres cannot
-	my $host = $ENV{ULID_HOST_ROOT} // '';
-	my $pgc15 = "$host/usr/lib/postgresql/15/bin/pg_config";
-	if ($host eq '')
-	{
-		$host15_why = 'ULID_HOST_ROOT is not set (scripts/sid-chroot run sets it)';
-	}
-	elsif (!stat($pgc15))
-	{
-		$host15_why =
-		  "the host's PostgreSQL 15 is out of reach of the user postgres in the chroot: $pgc15: $!"
-		  . " (ULID_HOST_ROOT is /proc/PID/root of scripts/sid-chroot, a root process: only root may"
-		  . " enter it, and only root may chroot(2) back into the host to run the host's 15 there)";
-	}
-	else
-	{
-		$host15_why =
-		  "the host's PostgreSQL 15 cannot run from the chroot as the user postgres: its programs"
-		  . " need the host's root directory (chroot(2), which needs root)";
-	}
+	# Debian 12's 15 runs on the host only: scripts/test starts two of its servers there as root
+	# (host15_up), and this file reaches them from the chroot
+	my $servers;
+	($servers, $host15_why) = host15_servers();
+	%host15 = %$servers;
 }
 else
 {
@@ -210,6 +196,17 @@ sub start_server
 	  && $node->psql('postgres', 'CREATE DATABASE app') == 0;
 }
 
+# host_server(NAME, MODE): the host's 15 server for MODE that scripts/test started (%host15), as a
+# node reached with the chroot's 19 client programs, with database app; true when it worked
+sub host_server
+{
+	my ($name, $mode) = @_;
+	my $h = $host15{$mode};
+	$major_of{$name} = 15;
+	$node{$name} = UlidServers::HostServer->new($name, $prefix{$this}, $h->{port}, $h->{sock}, $h->{log});
+	return $node{$name}->psql('postgres', 'CREATE DATABASE app') == 0;
+}
+
 # digest(NAME): md5 of DIGEST_SQL's output ('' when it failed)
 sub digest
 {
@@ -302,7 +299,9 @@ sub upgrade
 	note "==== $label ====";
 	unlink "$work/stop", "$work/batches", "$work/writer.err";
 	must(
-		start_server(
+		$in_chroot && $old == 15
+		? host_server($o, $mode)
+		: start_server(
 			$o, $old,
 			'wal_level = logical',
 			'max_wal_senders = 10',
@@ -513,10 +512,37 @@ if ($in_chroot)
 {
 	upgrade(18, 19, 'text');
 	upgrade(18, 19, 'binary');
-  SKIP:
+	if ($host15_why ne '')
 	{
-		# (30 checks in text mode and 29 in binary mode, and the host's 15's install: as on the host)
-		skip "15 -> 19 (text and binary): $host15_why", 60;
+	  SKIP:
+		{
+			# (30 checks in text mode and 29 in binary mode, and the host's 15's install)
+			skip "15 -> 19 (text and binary): $host15_why", 61;
+		}
+	}
+	else
+	{
+		# the host's 15 has this tree's extension (its pass installed it): the control file and
+		# every script, read by its server from its own extension directory
+		my @files = sort keys %tree_file;
+		my $want = join("\n", map { "$_|" . md5_hex($tree_file{$_}) } @files);
+		my $values = join(', ', map { "('$_')" } @files);
+		for my $mode ('text', 'binary')
+		{
+			my $probe = "probe15_$mode";
+			$node{$probe} = UlidServers::HostServer->new($probe, $prefix{$this}, $host15{$mode}{port},
+				$host15{$mode}{sock}, $host15{$mode}{log});
+			my ($rc, $out, $err) = $node{$probe}->psql('postgres',
+				"SELECT f, md5(pg_catalog.pg_read_file(d || '/extension/' || f))
+				   FROM (VALUES $values) v(f),
+				        (SELECT setting FROM pg_catalog.pg_config WHERE name = 'SHAREDIR') s(d)
+				  ORDER BY f COLLATE \"C\"");
+			diag("the host's 15 ($mode): $err") if $rc != 0;
+			is($out, $want,
+				"the host's PostgreSQL 15 ($mode) has this tree's extension (" . scalar(@files) . ' files, read by its server)');
+		}
+		upgrade(15, 19, 'text');
+		upgrade(15, 19, 'binary');
 	}
 	note 'logical upgrade took ' . (time - $started) . ' s';
 	done_testing();

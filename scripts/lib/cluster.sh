@@ -9,7 +9,6 @@
 # and removed when the sourcing shell exits.
 #
 #   cluster_init NAME [initdb args...]    create (not start); prints nothing
-#   cluster_free_port                     a loopback port below the kernel's ephemeral range
 #   cluster_conf NAME 'guc = value' ...   append lines to postgresql.conf
 #   cluster_start NAME | cluster_stop NAME [fast|immediate] | cluster_restart NAME
 #                                         (cluster_start moves to another free port and retries when
@@ -19,6 +18,7 @@
 #   cluster_run NAME CMD...               run CMD as the server's OS user with PG* set for NAME
 #   cluster_log NAME                      the server log file
 #
+# Needs scripts/lib/common.sh sourced first (ulid_free_port).
 # Environment: ULID_PG_BINDIR, the server's bin directory (ulid_virtualenv and the bench scripts set
 # it to the major they run; default: $PG_CONFIG --bindir, else Debian's PostgreSQL 15, else the pg_config
 # on PATH).
@@ -46,19 +46,6 @@ _cluster_as_owner() {
     fi
 }
 
-# Ports are taken from 10000-32767: below Linux's ephemeral range (net.ipv4.ip_local_port_range,
-# 32768-60999 by default), where busy loopback clients could hold a port the server then cannot bind.
-cluster_free_port() {
-    local p
-    for p in $(shuf -i 10000-32767 -n 50); do
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-            echo "$p"
-            return 0
-        fi
-    done
-    return 1
-}
-
 cluster_dir() { echo "$_CLUSTER_ROOT/$1/data"; }
 cluster_host() { echo "$_CLUSTER_ROOT/$1"; }
 cluster_port() { echo "${_CLUSTER_PORT[$1]}"; }
@@ -67,7 +54,7 @@ cluster_log() { echo "$_CLUSTER_ROOT/$1/server.log"; }
 cluster_init() {
     local name="$1" port
     shift
-    port="$(cluster_free_port)" || {
+    port="$(ulid_free_port)" || {
         echo "cluster_init: no free port" >&2
         return 1
     }
@@ -104,7 +91,7 @@ cluster_start() {
             ((attempt == 5)); then
             break
         fi
-        port="$(cluster_free_port)" || break
+        port="$(ulid_free_port)" || break
         echo "# $name: port ${_CLUSTER_PORT[$name]} was taken; moving to $port" >&2
         _CLUSTER_PORT[$name]="$port"
         cluster_conf "$name" "port = $port"

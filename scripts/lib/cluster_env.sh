@@ -20,6 +20,8 @@ done
     exit 2
 }
 
+# shellcheck source-path=SCRIPTDIR source=common.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 # shellcheck source-path=SCRIPTDIR source=cluster.sh
 source "$(dirname -- "${BASH_SOURCE[0]}")/cluster.sh"
 trap 'exit 143' TERM # so that cluster.sh's EXIT trap removes the cluster on timeout(1) too

@@ -342,7 +342,10 @@ ulid_remove_stale_scripts() {
 # ---------------------------------------------------------------------------------------------
 # throwaway clusters
 
-# A TCP port that nothing listens on (random, to keep concurrent runs apart).
+# ulid_free_port: a loopback TCP port that nothing listens on and no server's socket lock names,
+# picked at random (to keep concurrent runs apart) from 10000-32767: below Linux's ephemeral range
+# (net.ipv4.ip_local_port_range, 32768-60999 by default), where busy loopback clients could hold a
+# port the server then cannot bind. Fails when 100 tries found none.
 ulid_free_port() {
     local used=" " f laddr st port _
     for f in /proc/net/tcp /proc/net/tcp6; do
@@ -352,13 +355,13 @@ ulid_free_port() {
         done < <(tail -n +2 "$f")
     done
     for _ in $(seq 1 100); do
-        port=$((20000 + RANDOM % 30000))
+        port=$((10000 + RANDOM % 22768))
         [[ $used == *" $port "* ]] && continue
         [[ -e /var/run/postgresql/.s.PGSQL.$port.lock || -e /tmp/.s.PGSQL.$port.lock ]] && continue
         printf '%s\n' "$port"
         return 0
     done
-    printf '5432\n'
+    return 1
 }
 
 # ulid_virtualenv CMD [ARGS...]
@@ -399,7 +402,10 @@ ulid_virtualenv() {
     marker="$(mktemp -t ulid-pgve.XXXXXX)"
     for attempt in 1 2 3; do
         rm -f "$marker"
-        port="$(ulid_free_port)"
+        port="$(ulid_free_port)" || {
+            ulid_warn "ulid_virtualenv: no free port"
+            break
+        }
         rc=0
         # shellcheck disable=SC2016 # expanded by the inner bash, on purpose
         "${limit[@]}" env -u PGCLUSTER -u PGSERVICE -u PGSERVICEFILE -u PGOPTIONS -u PGHOSTADDR \

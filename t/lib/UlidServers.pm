@@ -13,7 +13,7 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use UlidTest;
 
-our @EXPORT = qw(pinned_server host_servers chroot_servers not_installed check_installed);
+our @EXPORT = qw(pinned_server host_servers chroot_servers not_installed check_installed host15_servers);
 
 # pinned_server(MAJOR): the prefix of MAJOR's server built by scripts/build/pg-build (in ULID_PG_CACHE,
 # default /var/cache/ulid-pg), or undef and why not
@@ -134,5 +134,54 @@ sub check_installed
 	BAIL_OUT("a server lacks this tree's extension (above)") unless $all_installed;
 	return;
 }
+
+# host15_servers(): the servers of Debian 12's PostgreSQL 15 on the host that scripts/test starts,
+# as root, for the pass of 19 in the sid chroot (its host15_up; ULID_HOST15 names their
+# directories): mode (text, binary) => { port, sock (the socket directory), log (the server's log) },
+# a hash reference, and '' or why there are none
+sub host15_servers
+{
+	my $dir = $ENV{ULID_HOST15} // '';
+	return ({},
+		"ULID_HOST15 is not set: scripts/test starts the host's PostgreSQL 15 as root before the"
+		  . ' TAP suites of the pass of 19 in the sid chroot (the user postgres can neither reach'
+		  . " the host's root directory nor chroot(2) back into it), and none when the host has no 15"
+	) if $dir eq '';
+	my %server;
+	for my $mode ('text', 'binary')
+	{
+		my $port = -f "$dir/$mode/port" ? slurp_file("$dir/$mode/port") : '';
+		chomp $port;
+		return ({}, "no port in $dir/$mode/port (scripts/test's host15_up)") unless $port =~ /^\d+$/;
+		$server{$mode} =
+		  { port => $port, sock => "$dir/$mode/sock", log => "$dir/$mode/log/server.log" };
+	}
+	return (\%server, '');
+}
+
+# A server this file did not start, as a node of the framework: Debian 12's 15 on the host, which
+# scripts/test runs for the pass of 19 in the sid chroot. It is reached through its own socket
+# directory with the client programs of INSTALL (the chroot's 19), and its log is the server's own;
+# stop() and the framework's clean-up leave it alone (the node never started it: no pid), and
+# scripts/test stops it after the suites.
+package UlidServers::HostServer;
+
+use parent -norequire, 'PostgreSQL::Test::Cluster';
+
+# new(NAME, INSTALL, PORT, SOCKET_DIRECTORY, LOG)
+sub new
+{
+	my ($class, $name, $install, $port, $sock, $log) = @_;
+	my $self = PostgreSQL::Test::Cluster::new($class, $name,
+		install_path => $install, port => $port);
+	$self->{_ulid_sock} = $sock;
+	$self->{_ulid_log}  = $log;
+	return $self;
+}
+
+sub host    { return $_[0]->{_ulid_sock}; }
+sub logfile { return $_[0]->{_ulid_log}; }
+
+package UlidServers;
 
 1;
