@@ -13,7 +13,7 @@
 #     docs/sql-reference.md's object index, and every row there is a member on this major or says
 #     from which major it is one.
 # Each "ok"/"FAIL" line of docs.py is one check. The conventions that need no server (info strings,
-# quotes, links, the suites' index, README's two commands) are test/suites/docs.sh's.
+# quotes, links, the suites' index, README's two commands) are test/suites/docs.pl's.
 
 use strict;
 use warnings;

@@ -1,0 +1,121 @@
+# Version gates: every PG_VERSION_NUM / server_version_num test (and every bare-major comparison in
+# shell code) in the code, the SQL scripts, the suites and the scripts names a major N whose both
+# sides CI runs: N - 1 (the newest major on the old side) and N (the first on the new side); a side
+# below 13, the supported floor, is exempt. scripts/version-gates lists them and checks them against
+# ULID_CI_MAJORS (scripts/lib/common.sh), the majors `scripts/test --pg all` (.ci/run) runs.
+# Checks:
+#   - scripts/test's --pg all is ULID_CI_MAJORS and .ci/run runs --pg all (the list checked is CI's);
+#   - the tree: gates found, none with a side CI does not run (the table is printed);
+#   - the check can fail: in a scratch copy of the tree, a planted C gate at 20, a planted
+#     server_version_num gate at 20 in a suite and a planted shell comparison with 20 are each
+#     reported, and nothing else is; with 14 left out of the majors, every gate naming 14 or 15
+#     (14 is the old side of 15's) is reported, and nothing else.
+# Static: needs no server (it runs in every major's pass; about 1 s).
+# Tier: static (checks of the tree itself, run once per run (scripts/test --tier static))
+
+use strict;
+use warnings;
+
+use File::Basename qw(dirname);
+use File::Copy qw(copy);
+use File::Find;
+use File::Path qw(make_path);
+use IPC::Run;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../../t/lib";
+use UlidTest;
+
+my $started = time;
+chdir "$FindBin::RealBin/../.." or die "cannot go to the top of the tree: $!";
+my $work = PostgreSQL::Test::Utils::tempdir;
+
+# lines TEXT, REGEX: the lines of TEXT that match REGEX
+sub lines
+{
+	my ($text, $re) = @_;
+	return grep { /$re/ } split /\n/, $text;
+}
+
+note "the majors checked are CI's";
+ok(index(slurp_file('scripts/test'), 'ALL_MAJORS=("${ULID_CI_MAJORS[@]}")') >= 0,
+	'scripts/test: --pg all is ULID_CI_MAJORS');
+like(slurp_file('.ci/run'), qr{scripts/test"? --pg all}, '.ci/run runs scripts/test --pg all');
+my $majors = '';
+IPC::Run::run([ 'bash', '-c', 'source scripts/lib/common.sh; echo "${ULID_CI_MAJORS[*]}"' ],
+	'<', \undef, '>', \$majors);
+chomp $majors;
+note "ULID_CI_MAJORS: $majors";
+
+note 'the tree';
+my ($rc, $tree) = run_cmd('scripts/version-gates');
+note $tree;
+is($rc, 0, 'scripts/version-gates on the tree: exit status');
+{
+	my $found = scalar(lines($tree, qr/^(ok  |FAIL) /));
+	cmp_num($found, '>=', 40, "gates found: $found");
+}
+is(scalar(lines($tree, qr/^FAIL /)), 0, 'gates with a side CI does not run');
+
+note 'the check fails on a gate CI cannot prove (a scratch copy of the tree)';
+my $copy = "$work/tree";
+{
+	my @files;
+	my $list = '';
+	if (IPC::Run::run([ 'git', 'ls-files', '-z' ], '<', \undef, '>', \$list, '2>', \my $err))
+	{
+		@files = split /\0/, $list;
+	}
+	else
+	{
+		find(
+			{
+				no_chdir => 1,
+				wanted   => sub {
+					if ($_ eq './.git') { $File::Find::prune = 1; return; }
+					push @files, substr($_, 2) if -f $_;
+				}
+			},
+			'.');
+	}
+	for my $f (grep { -f $_ } @files)
+	{
+		make_path(dirname("$copy/$f"));
+		copy($f, "$copy/$f") or die "cannot copy $f: $!";
+	}
+}
+
+# planted: 20 is a major CI does not run (the numbers are built here so this file holds none)
+append_to_file("$copy/src/pg/compat.h", sprintf("#if PG_VERSION_NUM >= %d\n#endif\n", 20 * 10000));
+# a line of Perl (a TAP suite's), written out
+append_to_file("$copy/t/210_pg_upgrade.pl",
+	sprintf("if (query(q{SHOW server_version_num}) >= %d) { }\n", 20 * 10000));
+# a line of bash, written out (scripts/test: a shell file that stays)
+append_to_file("$copy/scripts/test", sprintf("if ((major >= %d)); then :; fi\n", 19 + 1));
+{
+	# the copy is no git checkout: scripts/version-gates reads every file of it. Git must not look
+	# above it, into this checkout, where the copy is an untracked directory (no file of it listed).
+	local $ENV{GIT_CEILING_DIRECTORIES} = $work;
+	my ($rc, $planted) = run_cmd('scripts/version-gates', '--root', $copy);
+	is($rc, 1, 'planted gates: exit status');
+	my @fails = sort map { s/^FAIL ([^:]+):[0-9]+: gate at ([0-9]+);.*/$1 $2/r }
+	  lines($planted, qr/^FAIL /);
+	is("@fails", 'scripts/test 20 src/pg/compat.h 20 t/210_pg_upgrade.pl 20',
+		'planted gates: exactly the three planted lines are reported');
+	note join("\n", lines($planted, qr/^FAIL /));
+}
+
+{
+	my $without14 = join(',', grep { $_ ne '14' } split ' ', $majors);
+	my ($rc, $no14) = run_cmd('scripts/version-gates', '--majors', $without14);
+	is($rc, 1, "CI without 14 ($without14): exit status");
+	is(scalar(grep { !/gate at 1[45];/ } lines($no14, qr/^FAIL /)),
+		0, 'CI without 14: the gates reported are those naming 14 or 15');
+	is(scalar(lines($no14, qr/^FAIL /)),
+		scalar(lines($tree, qr/^ok   .*gate at 1[45];/)),
+		'CI without 14: ... all of them');
+}
+
+note 'version_gates took ' . (time - $started) . ' s';
+done_testing();
