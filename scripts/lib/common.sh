@@ -30,8 +30,9 @@ ULID_TIERS=(unit static server packaging clients)
 ULID_BUILD_TOOLS=(build-essential g++ make)
 # unit: the C++ core's unit tests (GoogleTest, sanitizers), valgrind memcheck, a short fuzz (clang's libFuzzer)
 ULID_UNIT_PACKAGES=(libgtest-dev "${ULID_BUILD_TOOLS[@]}" clang-14 llvm-14 libclang-rt-14-dev valgrind)
-# static: checks of the tree's text (test/suites/*.sh whose header says "Tier: static")
-ULID_STATIC_PACKAGES=(shellcheck python3 git)
+# static: checks of the tree's text (test/suites/*.pl whose header says "Tier: static"; TAP files,
+# on Perl's IPC::Run like every suite)
+ULID_STATIC_PACKAGES=(shellcheck python3 git libipc-run-perl)
 # server: pg_regress and the TAP suites t/*.pl (PostgreSQL::Test::Cluster needs Perl's IPC::Run)
 ULID_SERVER_PACKAGES=("${ULID_BUILD_TOOLS[@]}" libipc-run-perl)
 # what some server-tier suites use besides, each skipping with the package's name without it:
@@ -52,9 +53,9 @@ ULID_CLIENT_PACKAGES=(
 # packaging: scripts/package and the suites of the packages: building the Debian packages
 # (debhelper, pg_buildext from postgresql-server-dev-all, the server and its contrib for the
 # build-time tests from postgresql-all), checking them (lintian, autopkgtest), PGXN's client
-# (pgxnclient), the install steps the docs show (unzip, git)
+# (pgxnclient), the install steps the docs show (unzip, git); the suites are TAP files (IPC::Run)
 ULID_PACKAGING_PACKAGES=(dpkg-dev debhelper postgresql-server-dev-all postgresql-all lintian autopkgtest pgxnclient
-    unzip git)
+    unzip git libipc-run-perl)
 ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/build/pg-build
 # The majors CI runs (`scripts/test --pg all`, .ci/run); scripts/version-gates checks every
 # version gate in the tree against this list.
