@@ -123,7 +123,7 @@ override BITCODE_CXXFLAGS += $(ULID_CXXSTD) -Wno-register
 unit:
 	$(MAKE) -C test/unit run
 
-# ---- make dist: the release archive for PGXN (test/suites/packaging.sh checks it) ----------------
+# ---- make dist: the release archive for PGXN (test/suites/packaging.pl checks it) ----------------
 # dist/ulid-<version>.zip made by `git archive` from the committed HEAD, every path under
 # ulid-<version>/; <version> is default_version in ulid.control, which META.json must repeat for the
 # release and for provides.ulid (the target refuses otherwise). DIST_REF and DIST_DIR override

@@ -1,5 +1,5 @@
 # Clients: the real drivers and ORMs against a server of its own, each running the recipes in
-# clients/ (docs/clients-*.md quote them; packaging.sh checks the quotes).
+# clients/ (docs/clients-*.md quote them; test/suites/packaging.pl checks the quotes).
 #
 # For each driver (psycopg 3, psycopg2, asyncpg, pgjdbc, pgx v4, ruby-pg, node-postgres, tokio-postgres):
 # gen_ulid() as the 26-character string in text mode and, after the recipe's one-time registration, in the
