@@ -17,7 +17,7 @@
 #   - `make dist` on a snapshot of the working tree (its tracked and not-ignored files committed in a
 #     throwaway repository, so that this checks the tree as it is, also before a commit) writes
 #     dist/ulid-<version>.zip with every path under ulid-<version>/, holding ulid.control, the
-#     SQL script, src/, Makefile, META.json and README.md and no build output; it refuses a commit
+#     SQL script, every tracked file of src/, Makefile, META.json and README.md and no build output; it refuses a commit
 #     whose META.json has another version;
 #   - the archive builds with PGXS and `make install DESTDIR=...` stages the control file, the SQL
 #     script and ulid.so where pg_config says;
@@ -394,8 +394,12 @@ sub zip_problems
 	push @p, "missing: ${prefix}ulid--$version.sql or its body src/sql/update-to-$version.sql"
 	  unless exists $data{"${prefix}ulid--$version.sql"}
 	  || exists $data{"${prefix}src/sql/update-to-$version.sql"};
-	push @p, "missing: ${prefix}src/**.cpp"
-	  unless grep { index($_, "${prefix}src/") == 0 && /\.cpp$/ } keys %data;
+	# every tracked file of src/ (the Makefile finds the sources with wildcards: an archive without
+	# src/pg/ would still build a library, without the glue)
+	my ($rc, $src) = capture('git', 'ls-files', '-z', '--', 'src');
+	my @src = $rc == 0 ? grep { $_ ne '' } split /\0/, $src : ();
+	push @p, 'git ls-files -- src: nothing listed' unless @src;
+	push @p, map { "missing: $prefix$_" } grep { !exists $data{"$prefix$_"} } @src;
 	if (exists $data{"${prefix}META.json"})
 	{
 		my $v = eval { JSON::PP->new->decode($data{"${prefix}META.json"})->{version} } // '';
@@ -416,7 +420,7 @@ SKIP:
 	ok(!@problems,
 		'the archive: '
 		  . scalar(@entries)
-		  . " entries, all under ulid-$version/, with ulid.control, ulid--$version.sql or its body, src/, Makefile, META.json, README.md and no build output"
+		  . " entries, all under ulid-$version/, with ulid.control, ulid--$version.sql or its body, every tracked file of src/, Makefile, META.json, README.md and no build output"
 	) or diag(join("\n", @problems));
 }
 {
