@@ -81,19 +81,6 @@ sub pgbench_round
 	return $rc != 0 ? $failed + 1 : $failed;
 }
 
-# scratch_tree(DIR): a copy of what builds the library (as make needs it), without build outputs
-sub scratch_tree
-{
-	my ($dir) = @_;
-	mkdir $dir;
-	system('cp', '-R', 'Makefile', 'ulid.control', glob('ulid--*.sql'), 'src', "$dir/") == 0
-	  or return 0;
-	system('find', $dir, '(', '-name', '*.o', '-o', '-name', '*.bc', '-o', '-name', '*.so', '-o',
-		'-name', '.build-flavour', ')', '-delete') == 0
-	  or return 0;
-	return 1;
-}
-
 # build(NAME, DIR, MAKE ARGUMENTS...): a test-only library built in DIR, never installed; the rest
 # depends on it
 sub build

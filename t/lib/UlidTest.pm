@@ -13,7 +13,7 @@ use Test::More;
 
 our @EXPORT =
   qw(node_query node_sql_ok node_psql_as node_as node_as_ok cmp_num must must_run run_cmd pg_config_value
-	  test_build extension_files same_lines);
+	  scratch_tree test_build extension_files same_lines);
 
 # node_query NODE, SQL: psql's output (-XAtq, ON_ERROR_STOP=1, one session for all of SQL); on an
 # error, the error as a diagnostic and '' as the output, so the check that reads it fails
@@ -130,6 +130,21 @@ sub pg_config_value
 	return $out;
 }
 
+# scratch_tree DIR: a copy of what builds the library (Makefile, ulid.control, the committed
+# scripts, src/) from the current directory, the top of the tree, in DIR, without any object,
+# library, bitcode or .build-flavour: for test-only builds that reuse nothing. True when it was made.
+sub scratch_tree
+{
+	my ($dir) = @_;
+	mkdir $dir;
+	system('cp', '-R', 'Makefile', 'ulid.control', glob('ulid--*.sql'), 'src', "$dir/") == 0
+	  or return 0;
+	system('find', $dir, '(', '-name', '*.o', '-o', '-name', '*.bc', '-o', '-name', '*.so', '-o',
+		'-name', '.build-flavour', ')', '-delete') == 0
+	  or return 0;
+	return 1;
+}
+
 # test_build DIR, FLAG, PG_CONFIG: a test-only build (make FLAG=1, e.g. ULID_TEST_THROW) of the tree
 # in the current directory, in the scratch copy DIR (what make needs, without the normal build's
 # outputs), never installed; dies with make's output when it fails. Returns the make command (DIR,
@@ -138,12 +153,7 @@ sub test_build
 {
 	my ($dir, $flag, $pg_config) = @_;
 	my @make = ('make', '-s', '-C', $dir, "$flag=1", 'with_llvm=no', "PG_CONFIG=$pg_config");
-	mkdir $dir;
-	system('cp', '-R', 'Makefile', 'ulid.control', glob('ulid--*.sql'), 'src', "$dir/") == 0
-	  or die 'cannot copy the tree';
-	system('find', $dir, '(', '-name', '*.o', '-o', '-name', '*.bc', '-o', '-name', '*.so', '-o',
-		'-name', '.build-flavour', ')', '-delete') == 0
-	  or die 'cannot clean the copy';
+	scratch_tree($dir) or die 'cannot copy the tree';
 	my ($rc, $out) = run_cmd(@make, '-j2');
 	die $out if $rc != 0;
 	return @make;

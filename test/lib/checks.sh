@@ -17,10 +17,6 @@
 #                                     the clusters a suite starts itself (test/lib/cluster.sh) are used
 #   suite_exit_on_signals             turn SIGTERM/SIGINT/SIGHUP (a time limit, Ctrl-C) into an exit,
 #                                     so that the EXIT trap (cluster.sh's clean-up) runs
-#   scratch_tree DIR                  copy what builds the library (Makefile, ulid.control, the
-#                                     committed scripts, src/) from the current directory, the top of
-#                                     the tree, into DIR, without any object, library, bitcode or
-#                                     .build-flavour: for test-only builds that reuse nothing
 
 CHECKS=0
 VIOLATIONS=0
@@ -132,10 +128,4 @@ suite_isolate_env() {
 
 suite_exit_on_signals() {
     trap 'echo "# interrupted"; exit 143' TERM INT HUP
-}
-
-scratch_tree() {
-    mkdir -p "$1"
-    cp -R Makefile ulid.control ulid--*.sql src "$1/"
-    find "$1" \( -name '*.o' -o -name '*.bc' -o -name '*.so' -o -name .build-flavour \) -delete
 }
