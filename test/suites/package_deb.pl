@@ -249,6 +249,13 @@ sub admin
 # at the end: what could not be put back stays there
 my ($aside, $ours) = (undef, 0);
 
+# n_installed: how many of the extension's files the server has
+sub n_installed
+{
+	my @f = installed_files($pgc);
+	return scalar @f;
+}
+
 # pkg_aside DIR: move the extension's files installed in the server (the source install of
 # scripts/test) into DIR, each at its absolute path under it, their list in DIR/.list
 sub pkg_aside
@@ -476,7 +483,7 @@ else
 # ---- scripts/package deb
 note 'scripts/package deb (the source install moved aside: the package\'s own tests see only its files)';
 $aside = File::Temp::tempdir('ulid-deb-aside.XXXXXX', DIR => $sys_tmp);
-must_run('move the source install aside (' . scalar(installed_files($pgc)) . ' files)',
+must_run('move the source install aside (' . n_installed() . ' files)',
 	sub { pkg_aside($aside) });
 my $t0 = time;
 {
@@ -658,7 +665,7 @@ $t0 = time;
 }
 purged_clean('after the upgrade and autopkgtest');
 
-ok(pkg_restore($aside), 'the source install is back (' . scalar(installed_files($pgc)) . ' files)')
+ok(pkg_restore($aside), 'the source install is back (' . n_installed() . ' files)')
   or diag("could not put the source install back from $aside");
 note 'package_deb took ' . (time - $started) . ' s';
 done_testing();
