@@ -1,6 +1,9 @@
 # The helpers of the TAP suites that install the extension the way users do (t/330_release_binaries.pl,
-# t/340_pgxn_client.pl), on top of UlidTest.pm. They run as the user postgres and install nothing
-# into the servers: what they install goes into a copy of the server install that the test owns.
+# t/340_pgxn_client.pl, test/suites/package_deb.pl), on top of UlidTest.pm. t/330 and t/340 run as
+# the user postgres and install nothing into the servers: what they install goes into a copy of the
+# server install that the test owns. package_deb.pl, as root, installs the Debian package into
+# Debian's server itself; it uses the helpers that only read (pkg_begin, text, installed_files,
+# make_vars, expected_files).
 # A suite loads it with: use FindBin; use lib "$FindBin::RealBin/lib"; use PkgInstall;
 package PkgInstall;
 
