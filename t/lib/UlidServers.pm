@@ -179,8 +179,9 @@ sub new
 	return $self;
 }
 
-sub host    { return $_[0]->{_ulid_sock}; }
-sub logfile { return $_[0]->{_ulid_log}; }
+# (the framework's own until new() has set them: its constructor prints the node's connection string)
+sub host    { return $_[0]->{_ulid_sock} // $_[0]->SUPER::host(); }
+sub logfile { return $_[0]->{_ulid_log}  // $_[0]->SUPER::logfile(); }
 
 package UlidServers;
 
