@@ -15,6 +15,8 @@ use Exporter 'import';
 use File::Basename qw(basename dirname);
 use File::Find;
 use File::Path qw(make_path);
+use File::Spec;
+use File::Temp;
 use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -25,7 +27,10 @@ our @EXPORT = qw(pkg_begin text installed_files make_vars expected_files server_
 
 # pkg_begin: (PG_CONFIG, MAJOR, VERSION, WORK): the server under test's pg_config ($ENV{PG_CONFIG}),
 # its major, the extension's default_version and the test's temporary directory (readable by the
-# servers; scripts/package's own temporary directories go there too, through TMPDIR). The make
+# servers and the user postgres, who runs the package's build-time tests: the framework's own under
+# tmp_check when every directory above it is searchable by others, else one in the system's
+# temporary directory, as when the tree lies in a private directory such as a mktemp -d;
+# scripts/package's own temporary directories go there too, through TMPDIR). The make
 # commands the suite runs (scripts/package, pgxn) are not sub-makes of make installcheck, whose
 # command line (REGRESS= PROVE_TESTS=...) make exports: that environment is cleared, and TAP_TESTS
 # is empty (the Makefile's TAP suites, this very run, are left out of any make installcheck).
@@ -36,11 +41,27 @@ sub pkg_begin
 	BAIL_OUT("cannot tell the major of $pg_config") unless defined $major;
 	my ($version) = slurp_file('ulid.control') =~ /^default_version = '(.*)'$/m;
 	my $work = PostgreSQL::Test::Utils::tempdir;
+	$work = File::Temp::tempdir('ulid-pkg.XXXXXX', DIR => File::Spec->tmpdir, CLEANUP => 1)
+	  unless searchable_above($work);
 	chmod 0755, $work;
 	$ENV{TMPDIR} = $work;
 	delete @ENV{qw(MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES REGRESS PROVE_TESTS PROVE_FLAGS)};
 	$ENV{TAP_TESTS} = '';
 	return ($pg_config, $major, $version, $work);
+}
+
+# searchable_above DIR: true when every directory above DIR can be searched by any user
+sub searchable_above
+{
+	my $d = dirname(abs_path($_[0]));
+	while (1)
+	{
+		my @st = stat($d) or return 0;
+		return 0 unless $st[2] & 01;
+		last if $d eq '/';
+		$d = dirname($d);
+	}
+	return 1;
 }
 
 # text FILE: FILE's text ('' when there is no such file)
