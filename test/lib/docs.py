@@ -344,11 +344,18 @@ SUITES_START = ("<!-- the index: made by `python3 test/lib/docs.py suites --writ
 SUITES_END = "<!-- end of the index -->"
 
 
+def listed_suites():
+    """The suites with their tiers, [(tier, path)], in the order a pass runs them: from
+    `scripts/test --list`, the one reader of their "# Tier: NAME" header lines."""
+    out = subprocess.run(["bash", os.path.join(ROOT, "scripts", "test"), "--list"], capture_output=True,
+                         text=True, check=True).stdout
+    return [(tier, os.path.join(ROOT, rel)) for tier, rel in (line.split("\t", 1) for line in out.splitlines())]
+
+
 def all_suites():
-    """The suites, all TAP files: test/suites/*.pl (no server of their own) and t/NNN_*.pl (on
-    PostgreSQL::Test::Cluster)."""
-    return (sorted(glob.glob(os.path.join(ROOT, "test", "suites", "*.pl")))
-            + sorted(glob.glob(os.path.join(ROOT, "t", "[0-9][0-9][0-9]_*.pl"))))
+    """The suites, all TAP files: t/NNN_*.pl (on PostgreSQL::Test::Cluster) and test/suites/*.pl
+    (no server of their own)."""
+    return [path for _, path in listed_suites()]
 
 
 def suite_summary(path):
@@ -363,35 +370,18 @@ def suite_summary(path):
             if para:
                 break
             continue
-        if text.startswith("shellcheck ") or TIER_LINE.match(text):
+        if text.startswith("shellcheck ") or text.startswith("Tier: "):
             continue
         para.append(text)
     return " ".join(para)
 
 
-TIER_LINE = re.compile(r"^Tier: ([a-z]+)\b")
-
-
-def suite_tier(path):
-    """A suite's tier (scripts/test --tier): the "# Tier: NAME" line of its header (server
-    without one)."""
-    for line in open(path, encoding="utf-8").read().split("\n"):
-        if line.startswith("#!"):
-            continue
-        if not line.startswith("#"):
-            break
-        m = TIER_LINE.match(line[1:].strip())
-        if m:
-            return m.group(1)
-    return "server"
-
-
-def suites_index(suite_paths):
+def suites_index(listed):
     rows = ["| suite | tier | what it tests (the first paragraph of its header) |", "|---|---|---|"]
     readme_dir = os.path.dirname(os.path.join(ROOT, SUITES_README))
-    for path in suite_paths:
+    for tier, path in listed:
         name = os.path.relpath(path, ROOT) if path.startswith(os.path.join(ROOT, "t", "")) else os.path.basename(path)
-        rows.append(f"| [`{name}`]({os.path.relpath(path, readme_dir)}) | {suite_tier(path)} "
+        rows.append(f"| [`{name}`]({os.path.relpath(path, readme_dir)}) | {tier} "
                     f"| {cell(suite_summary(path)) or '(no header)'} |")
     return "\n".join(rows)
 
@@ -404,9 +394,9 @@ def suites(write=False):
         return
     head, rest = text.split(SUITES_START, 1)
     _, tail = rest.split(SUITES_END, 1)
-    suite_paths = all_suites()
-    made = head + SUITES_START + "\n" + suites_index(suite_paths) + "\n" + SUITES_END + tail
-    n = len(suite_paths)
+    listed = listed_suites()
+    made = head + SUITES_START + "\n" + suites_index(listed) + "\n" + SUITES_END + tail
+    n = len(listed)
     if made == text:
         ok(f"{SUITES_README}: the index of the {n} suites is their headers' first paragraphs")
     elif write:
