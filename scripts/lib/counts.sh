@@ -5,10 +5,11 @@
 #   tap_verdict LOG RC     PASSED, SKIPPED or FAILED: the verdict on one TAP file that
 #                          `make installcheck PROVE_TESTS=FILE PROVE_FLAGS=--verbose` ran, its
 #                          output in LOG and its exit status RC
-#   pass_count LOG         "P F S": the count of a pass of scripts/test that ran as a process of its
-#                          own, its output in LOG (returns 1, printing nothing, when it gave none)
-#   pass_summary LOG       that pass's summary block: its last one, from "======== summary ========"
-#                          to the end of LOG
+#   pass_summary LOG       the summary block of a pass of scripts/test that ran as a process of its
+#                          own, its output in LOG: the last one, from "======== summary ========" to
+#                          the end of LOG
+#   pass_count SUMMARY     "P F S": the count in that block (returns 1, printing nothing, when it
+#                          has none)
 
 # A file that skips itself (plan skip_all) exits 0, as one that passed does; prove --verbose reports
 # it as "t/FILE.pl .. skipped: REASON", or passes the raw plan line "1..0 # SKIP REASON" through.
@@ -32,7 +33,7 @@ pass_summary() {
 # prints the chroot's summary first, and scripts/sid-chroot may warn after the count (unmounting).
 pass_count() {
     local line
-    line="$(pass_summary "$1" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1 || true)"
+    line="$(grep -E '^[0-9]+ passed, [0-9]+ failed' <<<"$1" | tail -n 1 || true)"
     if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then
         echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]} ${BASH_REMATCH[4]:-0}"
     else

@@ -7,7 +7,7 @@
 #     (plan skip_all) SKIPPED, one with a skipped test inside (SKIP block) PASSED, one whose notes
 #     print a line that reads like prove's "skipped:" report PASSED, one that fails or bails out
 #     FAILED;
-#   - pass_count on the output of a pass: the count of the last summary block (a pass in the sid
+#   - pass_summary and pass_count on the output of a pass: the count of the last summary block (a pass in the sid
 #     chroot prints the chroot's summary first, and warnings may follow the count), with and without
 #     ", N skipped"; none (status 1) when the output has no summary block or no count after it.
 # Static: starts no server (PGXS's prove needs only pg_config).
@@ -45,34 +45,33 @@ my $dir = "$work/pgxs";
 make_path("$dir/t");
 PostgreSQL::Test::Utils::append_to_file("$dir/Makefile",
 	"TAP_TESTS = 1\nPGXS := \$(shell \$(PG_CONFIG) --pgxs)\ninclude \$(PGXS)\n");
+# each file: its text and the verdict on it
 my %files = (
-	'pass.pl'    => "use Test::More;\nok(1, 'one');\ndone_testing();\n",
-	'skipall.pl' => "use Test::More;\nplan skip_all => 'nothing to run here';\n",
-	'subskip.pl' =>
-	  "use Test::More;\nok(1, 'one');\nSKIP: { skip 'not here', 1; ok(1, 'two'); }\ndone_testing();\n",
-	'notes.pl' =>
-	  "use Test::More;\nnote 't/other.pl .. skipped: a note';\ndiag('1..0 # SKIP a diagnostic');\nok(1, 'one');\ndone_testing();\n",
-	'fail.pl' => "use Test::More;\nok(1, 'one');\nok(0, 'two');\ndone_testing();\n",
-	'bail.pl' => "use Test::More;\nok(1, 'one');\nBAIL_OUT('stop');\n",);
-my %want = (
-	'pass.pl'    => 'PASSED',
-	'skipall.pl' => 'SKIPPED',
-	'subskip.pl' => 'PASSED',
-	'notes.pl'   => 'PASSED',
-	'fail.pl'    => 'FAILED',
-	'bail.pl'    => 'FAILED',);
+	'pass.pl' => [ "use Test::More;\nok(1, 'one');\ndone_testing();\n", 'PASSED' ],
+	'skipall.pl' => [ "use Test::More;\nplan skip_all => 'nothing to run here';\n", 'SKIPPED' ],
+	'subskip.pl' => [
+		"use Test::More;\nok(1, 'one');\nSKIP: { skip 'not here', 1; ok(1, 'two'); }\ndone_testing();\n",
+		'PASSED'
+	],
+	'notes.pl' => [
+		"use Test::More;\nnote 't/other.pl .. skipped: a note';\ndiag('1..0 # SKIP a diagnostic');\nok(1, 'one');\ndone_testing();\n",
+		'PASSED'
+	],
+	'fail.pl' => [ "use Test::More;\nok(1, 'one');\nok(0, 'two');\ndone_testing();\n", 'FAILED' ],
+	'bail.pl' => [ "use Test::More;\nok(1, 'one');\nBAIL_OUT('stop');\n", 'FAILED' ],);
 for my $f (sort keys %files)
 {
-	PostgreSQL::Test::Utils::append_to_file("$dir/t/$f", $files{$f});
+	my ($text, $want) = @{ $files{$f} };
+	PostgreSQL::Test::Utils::append_to_file("$dir/t/$f", $text);
 	my ($rc, $out) = run_cmd('make', '-C', $dir, '-s', 'installcheck', "PG_CONFIG=$pg_config",
 		'REGRESS=', 'TAP_TESTS=1', "PROVE_TESTS=t/$f", 'PROVE_FLAGS=--verbose');
 	note $out;
 	PostgreSQL::Test::Utils::append_to_file("$work/$f.log", $out);
-	my ($vrc, $verdict) = lib('tap_verdict', "$work/$f.log", $rc);
-	is($verdict, $want{$f}, "t/$f (make exit $rc): $want{$f}");
+	my (undef, $verdict) = lib('tap_verdict', "$work/$f.log", $rc);
+	is($verdict, $want, "t/$f (make exit $rc): $want");
 }
 
-note 'pass_count on the output of a pass';
+note 'pass_summary and pass_count on the output of a pass';
 my %logs = (
 	'the last summary (the chroot printed its own first), warnings after the count' => [
 		"==> lane 1\n======== summary ========\nPG 19: 9 passed\n9 passed, 9 failed, 9 skipped\n"
@@ -91,7 +90,8 @@ for my $case (sort keys %logs)
 	my ($text, $want_rc, $want_out) = @{ $logs{$case} };
 	my $log = "$work/pass" . $n++ . '.log';
 	PostgreSQL::Test::Utils::append_to_file($log, $text);
-	my ($rc, $out) = lib('pass_count', $log);
+	my (undef, $summary) = lib('pass_summary', $log);
+	my ($rc, $out) = lib('pass_count', $summary);
 	is("$rc:$out", "$want_rc:$want_out", "pass_count, $case: status $want_rc, '$want_out'");
 }
 
