@@ -60,6 +60,24 @@ ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/
 # The majors CI runs (`scripts/test --pg all`, .ci/run); scripts/version-gates checks every
 # version gate in the tree against this list.
 ULID_CI_MAJORS=(13 14 15 16 17 18 19)
+# The light pass of 13, 14, 16 and 17 (scripts/test): these suites hold no version gate and test
+# what does not differ between majors (drivers, random SQL, concurrency and memory of the
+# generators, packaging tools, crash recovery, a pooler, the install recipes, pg_tle's handling of
+# the portable edition, whose loose file t/260_portable_differential.pl checks on every major).
+# They run in the full passes, on Debian's 15 (the server the packages are built for), 18 (the
+# newest release) and 19 (the next); in a light pass each is counted as skipped, saying so, which
+# shortens a cold CI run (nor is pg_tle built there). pg_regress, the upgrade paths and every suite
+# that holds a version gate or meets what a major changes still run on every major, so each gate
+# runs on both its sides (scripts/version-gates checks CI's majors against the gates).
+# ULID_FULL_PASS=1 runs every suite on every major.
+ULID_LIGHT_MAJORS=(13 14 16 17)
+ULID_FULL_PASS_ONLY=(clients sqlsmith concurrency_gen_ulid memory_rss independent_generators
+    pgxn_client packaging crash_recovery pooler install_steps test_builds pg_tle)
+# ulid_light_pass SUITE MAJOR: true when SUITE is left out of MAJOR's pass
+ulid_light_pass() {
+    [[ ${ULID_FULL_PASS:-} != 1 && " ${ULID_LIGHT_MAJORS[*]} " == *" $2 "* &&
+        " ${ULID_FULL_PASS_ONLY[*]} " == *" $1 "* ]]
+}
 export ULID_ROOT ULID_PG_MAJOR ULID_PG_CACHE
 
 # ---------------------------------------------------------------------------------------------
