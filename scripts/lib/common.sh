@@ -166,6 +166,10 @@ ulid_pgtle_pin() {
                    END { exit !found }' "$ULID_ROOT/scripts/pins/pgtle-version"
 }
 
+# ulid_pgtle_built_for MAJOR: true when scripts/test builds pg_tle for MAJOR (a tree is pinned for
+# it, and t/180_pg_tle.pl is not left out of its pass by the light pass)
+ulid_pgtle_built_for() { ulid_pgtle_pin "$1" >/dev/null && ! ulid_light_pass pg_tle "$1"; }
+
 # ulid_citus_built_for MAJOR: true when scripts/test builds and installs Citus for MAJOR
 ulid_citus_built_for() {
     local _ for
