@@ -35,7 +35,7 @@
 # functions, estimators, commutator, negator, merge/hash flags; operator classes and families with
 # every pg_amop/pg_amproc entry; casts; aggregates; the extension row.
 #
-# Runs on every major (not in the light pass of any), on a node of its own, as the
+# Runs on every major (no light pass leaves it out), on a node of its own, as the
 # user postgres; it installs nothing: the server under test must have this tree's extension
 # installed (scripts/test does that before the pass). One database per version and case.
 
