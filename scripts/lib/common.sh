@@ -60,23 +60,44 @@ ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/
 # The majors CI runs (`scripts/test --pg all`, .ci/run); scripts/version-gates checks every
 # version gate in the tree against this list.
 ULID_CI_MAJORS=(13 14 15 16 17 18 19)
-# The light pass of 13, 14, 16 and 17 (scripts/test): these suites hold no version gate and test
-# what does not differ between majors (drivers, random SQL, concurrency and memory of the
-# generators, packaging tools, crash recovery, a pooler, the install recipes, pg_tle's handling of
-# the portable edition, whose loose file t/260_portable_differential.pl checks on every major).
-# They run in the full passes, on Debian's 15 (the server the packages are built for), 18 (the
-# newest release) and 19 (the next); in a light pass each is counted as skipped, saying so, which
-# shortens a cold CI run (nor is pg_tle built there). pg_regress, the upgrade paths and every suite
-# that holds a version gate or meets what a major changes still run on every major, so each gate
-# runs on both its sides (scripts/version-gates checks CI's majors against the gates).
-# ULID_FULL_PASS=1 runs every suite on every major.
+# The light pass of 13, 14, 16 and 17 (scripts/test). The full passes, which run every suite, are
+# Debian's 15 (the server the packages are built for), 18 (the newest release) and 19 (the next).
+# In a light pass a suite runs when the major is a side of one of the suite's own version gates
+# (N - 1 or N for a gate at N, as scripts/version-gates --sides lists them), so that each branch
+# a suite takes by the server's version runs on both sides; a suite without such a gate tests what
+# is the same code on every major (drivers, replication, random SQL, the generators' concurrency,
+# memory and fork safety, packaging tools, crash recovery, a pooler, the install recipes, pg_tle),
+# and the full passes run it. The suites of ULID_EVERY_MAJOR run in every pass all the same:
+#   - upgrade_paths, owner_update_guard: every install and update script on every major (their
+#     gates at 14 and 18 are in the scripts, not in the suites);
+#   - monotonic_shared: the shared memory of src/pg/shared_state.cpp, whose gates are in C;
+#   - docs_examples: every page's examples, whose output differs between majors;
+#   - portable_*: the portable edition, plain SQL that each major's parser and catalog take or not;
+#   - release_binaries: the release binary of that major;
+#   - citus: Citus is built for 17 only (scripts/pins/citus-version).
+# pg_regress runs in every pass. A suite left out is counted as skipped, saying so; neither pg_tle
+# nor pg_partman is built for a pass that leaves its suite out. ULID_FULL_PASS=1 runs every suite on
+# every major.
 ULID_LIGHT_MAJORS=(13 14 16 17)
-ULID_FULL_PASS_ONLY=(clients sqlsmith concurrency_gen_ulid memory_rss independent_generators
-    pgxn_client packaging crash_recovery pooler install_steps test_builds pg_tle)
-# ulid_light_pass SUITE MAJOR: true when SUITE is left out of MAJOR's pass
+ULID_EVERY_MAJOR=(upgrade_paths owner_update_guard monotonic_shared docs_examples portable_differential
+    portable_install_guard portable_migration release_binaries citus)
+# ulid_suite_file SUITE: the file of the suite SUITE in the tree, t/NNN_<name>.pl or test/suites/<name>.pl
+ulid_suite_file() {
+    local f
+    for f in "$ULID_ROOT"/t/[0-9]*_"$1".pl "$ULID_ROOT/test/suites/$1.pl"; do
+        [[ -f $f ]] && printf '%s\n' "${f#"$ULID_ROOT"/}" && return 0
+    done
+    return 1
+}
+# ulid_light_pass SUITE MAJOR: true when SUITE is left out of MAJOR's pass. When the suite's gates
+# cannot be read (no such suite, version-gates failed), it is not left out.
 ulid_light_pass() {
-    [[ ${ULID_FULL_PASS:-} != 1 && " ${ULID_LIGHT_MAJORS[*]} " == *" $2 "* &&
-        " ${ULID_FULL_PASS_ONLY[*]} " == *" $1 "* ]]
+    local file sides
+    [[ ${ULID_FULL_PASS:-} != 1 && " ${ULID_LIGHT_MAJORS[*]} " == *" $2 "* ]] || return 1
+    [[ " ${ULID_EVERY_MAJOR[*]} " != *" $1 "* ]] || return 1
+    file="$(ulid_suite_file "$1")" || return 1
+    sides="$(python3 "$ULID_ROOT/scripts/version-gates" --root "$ULID_ROOT" --sides "$file")" || return 1
+    [[ $'\n'$sides$'\n' != *$'\n'$2$'\n'* ]]
 }
 export ULID_ROOT ULID_PG_MAJOR ULID_PG_CACHE
 

@@ -9,7 +9,12 @@
 #   - the check can fail: in a scratch copy of the tree, a planted C gate at 20, a planted
 #     server_version_num gate at 20 in a suite and a planted shell comparison with 20 are each
 #     reported, and nothing else is; with 14 left out of the majors, every gate naming 14 or 15
-#     (14 is the old side of 15's) is reported, and nothing else.
+#     (14 is the old side of 15's) is reported, and nothing else;
+#   - the light pass (scripts/lib/common.sh): scripts/version-gates --sides FILE gives for each
+#     suite the sides of its own gates in the table; ulid_light_pass leaves a suite out of a light
+#     pass unless that major is one of them or the suite is of ULID_EVERY_MAJOR, never under
+#     ULID_FULL_PASS=1 or when the gates cannot be read; a gate planted in the scratch copy brings
+#     its suite into the light passes of its sides.
 # Static: needs no server (it runs in every major's pass; about 1 s).
 # Tier: static (checks of the tree itself, run once per run (scripts/test --tier static))
 
@@ -115,6 +120,57 @@ append_to_file("$copy/scripts/test", sprintf("if ((major >= %d)); then :; fi\n",
 	is(scalar(lines($no14, qr/^FAIL /)),
 		scalar(lines($tree, qr/^ok   .*gate at 1[45];/)),
 		'CI without 14: ... all of them');
+}
+
+note 'the sides a light pass runs a suite on (scripts/version-gates --sides, ulid_light_pass)';
+{
+	# each suite's sides are those of its lines in the table: N - 1 and N of each gate, from 13
+	my %want;
+	for (lines($tree, qr/^ok   t\/[^:]+\.pl:/))
+	{
+		my ($f, $n) = /^ok   ([^:]+):[0-9]+: gate at ([0-9]+);/ or next;
+		$want{$f}{$_} = 1 for grep { $_ >= 13 } $n - 1, $n;
+	}
+	cmp_num(scalar(keys %want), '>=', 5, 'suites with gates of their own');
+	my @differ;
+	for my $f (sort glob 't/[0-9]*.pl')
+	{
+		my ($rc, $out) = run_cmd('scripts/version-gates', '--sides', $f);
+		my $got  = join ' ', split ' ', $out;
+		my $need = join ' ', sort { $a <=> $b } keys %{ $want{$f} // {} };
+		push @differ, "$f: --sides says '$got' (exit $rc), its gates '$need'" if $rc != 0 || $got ne $need;
+	}
+	is_deeply(\@differ, [], 'scripts/version-gates --sides FILE: the sides of the gates of FILE, for every suite');
+	my ($rc, $out) = run_cmd('scripts/version-gates', '--sides', 't/no_such_suite.pl');
+	isnt($rc, 0, '--sides of a file not in the tree: an error');
+
+	# light_pass ROOT, SUITE, MAJOR: 'out' when ulid_light_pass leaves SUITE out of MAJOR's pass
+	my $light_pass = sub {
+		my ($root, $suite, $major) = @_;
+		my ($rc, $out) = run_cmd('bash', '-c',
+			'source "$1/scripts/lib/common.sh" && if ulid_light_pass "$2" "$3"; then echo out; else echo in; fi',
+			'-', $root, $suite, $major);
+		chomp $out;
+		return $out;
+	};
+	local $ENV{ULID_FULL_PASS};
+	delete $ENV{ULID_FULL_PASS};
+	is($light_pass->('.', 'physical_replication', 16), 'out', 'a suite without a gate: out of the light pass of 16');
+	is($light_pass->('.', 'physical_replication', 15), 'in',  '... in the full pass of 15');
+	is($light_pass->('.', 'logical_replication', 13), 'in', 'a suite with a gate at 14: in the light pass of 13');
+	is($light_pass->('.', 'logical_replication', 17), 'out', '... out of the light pass of 17');
+	is($light_pass->('.', 'upgrade_paths', 17), 'in', 'upgrade_paths (ULID_EVERY_MAJOR): in the light pass of 17');
+	is($light_pass->('.', 'no_such_suite', 16), 'in', 'a suite whose gates cannot be read: not left out');
+	{
+		local $ENV{ULID_FULL_PASS} = 1;
+		is($light_pass->('.', 'physical_replication', 16), 'in', 'ULID_FULL_PASS=1: every suite in every pass');
+	}
+	# a gate planted in the scratch copy moves the suite into the light passes on its sides
+	append_to_file("$copy/t/020_physical_replication.pl",
+		sprintf("if (query(q{SHOW server_version_num}) >= %d) { }\n", 17 * 10000));
+	local $ENV{GIT_CEILING_DIRECTORIES} = $work;
+	is($light_pass->($copy, 'physical_replication', 16), 'in', 'a planted gate at 17: in the light pass of 16');
+	is($light_pass->($copy, 'physical_replication', 14), 'out', '... and still out of that of 14');
 }
 
 note 'version_gates took ' . (time - $started) . ' s';
