@@ -208,11 +208,12 @@ sub extversion
 # The catalog description of the installed ulid extension (test/lib/ulid_describe.sql).
 my $DESCRIBE_SQL = slurp_file('test/lib/ulid_describe.sql');
 
-# describe(DB): the description; a failing query is a failed check (and '')
+# describe(DB [, FIRST]): the description, after the statements FIRST in the same session (one
+# psql run for both); a failing query is a failed check (and '')
 sub describe
 {
-	my ($db) = @_;
-	my ($rc, $out, $err) = $node->psql($db, $DESCRIBE_SQL);
+	my ($db, $first) = @_;
+	my ($rc, $out, $err) = $node->psql($db, ($first // '') . "\n$DESCRIBE_SQL");
 	return $out if $rc == 0;
 	fail("catalog description query in $db");
 	diag($err);
@@ -299,14 +300,22 @@ ok( defined qry($fresh_db, 'SET client_min_messages = warning; ALTER EXTENSION u
 same_lines(describe($fresh_db), $fresh,
 	"ALTER EXTENSION ulid UPDATE on $default changes nothing");
 
-# same_as_fresh(DB, WHAT): DB's catalog description equals the fresh install's
+# same_as_fresh(DB, WHAT): DB's catalog description equals the fresh install's; returns it
 sub same_as_fresh
 {
 	my ($db, $what) = @_;
 	local $Test::Builder::Level = $Test::Builder::Level + 1;
 	my $d = describe($db);
-	return same_lines($d, $fresh,
+	same_lines($d, $fresh,
 		"catalog $what identical to a fresh $default install (" . scalar(() = $d =~ /^./mg) . ' lines)', 30);
+	return $d;
+}
+
+# described_version(DESCRIPTION): the extension's version its description's extension line names
+sub described_version
+{
+	my ($d) = @_;
+	return $d =~ /^extension .* version=(\S+) /m ? $1 : '<no extension line>';
 }
 
 # update_from(VERSION, OLDER_MAJOR): CREATE EXTENSION ulid VERSION, (take out what older majors
@@ -325,8 +334,8 @@ sub update_from
 	}
 	ok(defined qry($db, 'SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE'),
 		"ALTER EXTENSION ulid UPDATE from $label");
-	is(extversion($db), $default, "extversion after updating from $label");
-	same_as_fresh($db, "after $label -> $default");
+	my $d = same_as_fresh($db, "after $label -> $default");
+	is(described_version($d), $default, "extversion after updating from $label");
 	return;
 }
 
@@ -353,8 +362,8 @@ sub refresh_round_trip
 	is(extversion($db), $refresh, "extversion at the waypoint ($what)");
 	ok(defined qry($db, 'SET client_min_messages = warning; ALTER EXTENSION ulid UPDATE'),
 		"ALTER EXTENSION ulid UPDATE from $refresh ($what)");
-	is(extversion($db), $default, "extversion after the round trip ($what)");
-	same_as_fresh($db, "after the refresh round trip ($what)");
+	my $d = same_as_fresh($db, "after the refresh round trip ($what)");
+	is(described_version($d), $default, "extversion after the round trip ($what)");
 	return;
 }
 
@@ -406,10 +415,11 @@ sub refused
 	return;
 }
 
-# dump_restores(DB, WHAT): pg_dump DB | psql into a fresh database without an error; same catalog
+# dump_restores(DB, WHAT, DESCRIPTION): pg_dump DB | psql into a fresh database without an error;
+# its catalog is DB's (DESCRIPTION: DB's, described already)
 sub dump_restores
 {
-	my ($db, $what) = @_;
+	my ($db, $what, $described) = @_;
 	my $copy = fresh_db('restored');
 	my $dump = "$work/dump.sql";
 	my ($rc1, $out1) = run_cmd('pg_dump', '-f', $dump, '-d', $node->connstr($db));
@@ -421,7 +431,7 @@ sub dump_restores
 		diag("$out1$out2");
 		return;
 	}
-	same_lines(describe($copy), describe($db), "$what: the restored catalog equals the dumped one");
+	same_lines(describe($copy), $described, "$what: the restored catalog equals the dumped one");
 	return;
 }
 
@@ -455,24 +465,26 @@ if ($server_num >= 140000)
 		for my $from (@older, $refresh)
 		{
 			my $db = fresh_db("lone_update_${fam}_$from");
-			my ($step, $was);
+			my ($install, $step, $was);
 			if ($from eq $refresh)
 			{
-				step($db, 'CREATE EXTENSION ulid');
-				$step = "ALTER EXTENSION ulid UPDATE TO '$refresh'";
-				$was  = $default;
+				$install = 'CREATE EXTENSION ulid';
+				$step    = "ALTER EXTENSION ulid UPDATE TO '$refresh'";
+				$was     = $default;
 			}
 			else
 			{
-				step($db, "CREATE EXTENSION ulid VERSION '$from'");
-				$step = 'ALTER EXTENSION ulid UPDATE';
-				$was  = $from;
+				$install = "CREATE EXTENSION ulid VERSION '$from'";
+				$step    = 'ALTER EXTENSION ulid UPDATE';
+				$was     = $from;
 			}
-			as_if_older_major($db);
-			# the reported sequence: a same-named class made by hand (refused as before: 42710),
-			# dropped as told, leaving its implicit family behind
+			# in one session: the install, the major-dependent objects taken out (as_if_older_major's
+			# statements), and the reported sequence's first step, a same-named class made by hand
+			# (refused as before: 42710), dropped as told below, leaving its implicit family behind
 			step(
-				$db, "CREATE OPERATOR CLASS public.$fam FOR TYPE public.ulid USING brin AS
+				$db, "$install;
+                 $AS_IF_OLDER_SQL
+                 CREATE OPERATOR CLASS public.$fam FOR TYPE public.ulid USING brin AS
                  OPERATOR 1 public.= (public.ulid, public.ulid),
                  FUNCTION 1 pg_catalog.brin_minmax_opcinfo(pg_catalog.internal),
                  FUNCTION 2 pg_catalog.brin_minmax_add_value(pg_catalog.internal, pg_catalog.internal, pg_catalog.internal, pg_catalog.internal),
@@ -483,17 +495,18 @@ if ($server_num >= 140000)
 				q_err($db, $step),
 				qr/ERROR:  42710: operator class \Q$fam\E for access method brin already exists and is not part of extension ulid/,
 				"update from $from with a foreign class $fam: refused (42710)");
-			step($db, "DROP OPERATOR CLASS public.$fam USING brin");
-			my $before = describe($db);
+			my $before = describe($db, "DROP OPERATOR CLASS public.$fam USING brin;");
 			refused($db, "update from $from after the class was dropped, its family left",
 				$step, $fam, $am);
-			is(extversion($db), $was, "update from $from: version unchanged after the refusal");
-			same_lines(describe($db), $before, "update from $from: catalog unchanged by the refusal");
-			step($db, "DROP OPERATOR FAMILY public.$fam USING brin");
-			ok( defined qry($db, "SET client_min_messages = warning; $step; ALTER EXTENSION ulid UPDATE"),
+			my $after = describe($db);
+			is(described_version($after), $was, "update from $from: version unchanged after the refusal");
+			same_lines($after, $before, "update from $from: catalog unchanged by the refusal");
+			ok( defined qry(
+					$db, "DROP OPERATOR FAMILY public.$fam USING brin;
+                          SET client_min_messages = warning; $step; ALTER EXTENSION ulid UPDATE"),
 				"update from $from after DROP OPERATOR FAMILY $fam");
-			same_as_fresh($db, "after the update from $from with $fam fixed");
-			dump_restores($db, "update from $from with $fam fixed");
+			my $fixed = same_as_fresh($db, "after the update from $from with $fam fixed");
+			dump_restores($db, "update from $from with $fam fixed", $fixed);
 		}
 	}
 }
