@@ -82,9 +82,10 @@ ULID_LIGHT_MAJORS=(13 14 16 17)
 ULID_EVERY_MAJOR=(upgrade_paths owner_update_guard monotonic_shared docs_examples portable_differential
     portable_install_guard portable_migration release_binaries citus)
 # ulid_suite_file SUITE: the file of the suite SUITE in the tree, t/NNN_<name>.pl or test/suites/<name>.pl
+# (the names of scripts/test's suite_files)
 ulid_suite_file() {
     local f
-    for f in "$ULID_ROOT"/t/[0-9]*_"$1".pl "$ULID_ROOT/test/suites/$1.pl"; do
+    for f in "$ULID_ROOT"/t/[0-9][0-9][0-9]_"$1".pl "$ULID_ROOT/test/suites/$1.pl"; do
         [[ -f $f ]] && printf '%s\n' "${f#"$ULID_ROOT"/}" && return 0
     done
     return 1
