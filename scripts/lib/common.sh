@@ -57,11 +57,17 @@ ULID_CLIENT_PACKAGES=(
 ULID_PACKAGING_PACKAGES=(dpkg-dev debhelper postgresql-server-dev-all postgresql-all lintian autopkgtest pgxnclient
     unzip git libipc-run-perl)
 ULID_PG_CACHE="${ULID_PG_CACHE:-/var/cache/ulid-pg}" # servers built by scripts/build/pg-build
+# What scripts/build/pg-build and scripts/build/citus-build build with (each installs them itself;
+# scripts/test installs them before the rest, so that the background builds start early)
+ULID_PG_BUILD_DEPS=(build-essential bison flex pkg-config libreadline-dev zlib1g-dev libssl-dev libicu-dev
+    curl ca-certificates debian-archive-keyring xz-utils libipc-run-perl)
+ULID_CITUS_BUILD_DEPS=(build-essential liblz4-dev libzstd-dev xz-utils)
 # The majors CI runs (`scripts/test --pg all`, .ci/run); scripts/version-gates checks every
 # version gate in the tree against this list.
 ULID_CI_MAJORS=(13 14 15 16 17 18 19)
-# The light pass of 13, 14, 16 and 17 (scripts/test). The full passes, which run every suite, are
-# Debian's 15 (the server the packages are built for), 18 (the newest release) and 19 (the next).
+# The light pass of 13, 14, 16, 17 and 18 (scripts/test). The full passes, which run every suite,
+# are Debian's 15 (the server the packages are built for, on the host) and 19 (the next, in the sid
+# chroot).
 # In a light pass a suite runs when the major is a side of one of the suite's own version gates
 # (N - 1 or N for a gate at N, as scripts/version-gates --sides lists them), so that each branch
 # a suite takes by the server's version runs on both sides; a suite without such a gate tests what
@@ -74,13 +80,15 @@ ULID_CI_MAJORS=(13 14 15 16 17 18 19)
 #   - docs_examples: every page's examples, whose output differs between majors;
 #   - portable_*: the portable edition, plain SQL that each major's parser and catalog take or not;
 #   - release_binaries: the release binary of that major;
+#   - pg_upgrade, logical_upgrade: they run across majors, in the pass of the newest source-built
+#     major (18) on the host and of 19 in the chroot, and skip themselves in the others;
 #   - citus: Citus is built for 17 only (scripts/pins/citus-version).
 # pg_regress runs in every pass. A suite left out is counted as skipped, saying so; neither pg_tle
 # nor pg_partman is built for a pass that leaves its suite out. ULID_FULL_PASS=1 runs every suite on
 # every major.
-ULID_LIGHT_MAJORS=(13 14 16 17)
+ULID_LIGHT_MAJORS=(13 14 16 17 18)
 ULID_EVERY_MAJOR=(upgrade_paths owner_update_guard monotonic_shared docs_examples portable_differential
-    portable_install_guard portable_migration release_binaries citus)
+    portable_install_guard portable_migration release_binaries pg_upgrade logical_upgrade citus)
 # ulid_suite_file SUITE: the file of the suite SUITE in the tree, t/NNN_<name>.pl or test/suites/<name>.pl
 # (the names of scripts/test's suite_files)
 ulid_suite_file() {

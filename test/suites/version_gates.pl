@@ -160,6 +160,10 @@ note 'the sides a light pass runs a suite on (scripts/version-gates --sides, uli
 	is($light_pass->('.', 'logical_replication', 13), 'in', 'a suite with a gate at 14: in the light pass of 13');
 	is($light_pass->('.', 'logical_replication', 17), 'out', '... out of the light pass of 17');
 	is($light_pass->('.', 'upgrade_paths', 17), 'in', 'upgrade_paths (ULID_EVERY_MAJOR): in the light pass of 17');
+	is($light_pass->('.', 'physical_replication', 18), 'out', 'a suite without a gate: out of the light pass of 18');
+	is($light_pass->('.', 'physical_replication', 19), 'in',  '... in the full pass of 19');
+	is($light_pass->('.', 'uuid_foreign_keys', 18), 'in', 'a suite with a gate at 19: in the light pass of 18');
+	is($light_pass->('.', 'logical_upgrade', 18), 'in', 'logical_upgrade (ULID_EVERY_MAJOR, no gate): in the light pass of 18');
 	is($light_pass->('.', 'no_such_suite', 16), 'in', 'a suite whose gates cannot be read: not left out');
 	{
 		local $ENV{ULID_FULL_PASS} = 1;
