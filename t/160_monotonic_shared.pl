@@ -1,7 +1,8 @@
 # gen_monotonic_ulid() with shared_preload_libraries = 'ulid': one order for the whole server.
 #
 # One server of the major under test (max_connections = 40); pgbench, from its bin directory, runs
-# each round with 8 clients (2 threads) for ULID_MONO_SECONDS seconds (default 5).
+# each round with 8 clients (2 threads) for ULID_MONO_SECONDS seconds (default 5; scripts/test sets 2
+# in a light pass).
 #   - Round 1 (order witness): each call runs in a transaction that first takes the same advisory
 #     lock and records nextval() of one sequence under it, so the sequence numbers give the true
 #     order of the calls. The ulid order must equal that order exactly; no duplicate; no failed

@@ -11,6 +11,8 @@
 #   - what pkglibdir/ulid.so needs at run time: nothing but libstdc++.so.6, libm, libgcc_s and libc
 #     (objdump -p; OpenSSL's EVP functions are weak, unversioned references), all found (ldd), no RPATH/RUNPATH, and no symbol version newer than GLIBC_2.17,
 #     GLIBCXX_3.4 and CXXABI_1.3 (objdump -T): the floors docs/install.md states (checked too);
+#   - the library is compiled at -O2: the last -O of the server's PGXS CXXFLAGS (on every major,
+#     the sid chroot's 19 too; the source-built servers' own C is compiled at -O1);
 #   - a cluster of the copy creates the extension at default_version, its backend maps ulid.so from
 #     the copy's directory and from nowhere else, and the whole regression suite passes (the copy's
 #     pg_regress, sql/ and expected/ copied out of the tree).
@@ -83,6 +85,17 @@ sub run_package
 	close $fh;
 	diag($out) if $rc != 0;
 	return $rc == 0;
+}
+
+# The optimisation the library is compiled with, on every major: PGXS compiles C++ with this
+# server's CXXFLAGS (its Makefile.global), whose last -O is -O2 everywhere, on the source-built
+# servers too, whose own C is compiled at -O1 (scripts/build/pg-build)
+{
+	my $global = dirname(pg_config_value('--pgxs', $pg_config)) . '/../Makefile.global';
+	my ($cxxflags) = text($global) =~ /^CXXFLAGS = (.*)$/m;
+	my @opt = ($cxxflags // '') =~ /(?:^|\s)(-O\S*)/g;
+	is($opt[-1] // '<none>', '-O2',
+		"PGXS compiles this server's C++ at -O2 (the last -O in CXXFLAGS of $global)");
 }
 
 if (($ENV{ULID_IN_CHROOT} // '') eq '1')

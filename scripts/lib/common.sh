@@ -6,6 +6,7 @@
 #   ulid_pg_source_built MAJOR    true when MAJOR is one scripts/build/pg-build makes (scripts/pins/pg-versions)
 #   ulid_pg_ensure_server  make sure PostgreSQL $ULID_PG_MAJOR is there (scripts/build/pg-build if needed)
 #   ulid_pg_config / ulid_pg_bindir   pg_config / bindir of PostgreSQL $ULID_PG_MAJOR
+#   ulid_build_tree NAME   a new directory to compile a source tree in (in RAM when there is room)
 #   ulid_build_install [PG_CONFIG [TREE]]   make -j2 and make install against PostgreSQL
 #                          $ULID_PG_MAJOR (or PG_CONFIG's server; in TREE), and remove the
 #                          ulid--*.sql there that this tree does not have
@@ -76,7 +77,8 @@ ULID_CI_MAJORS=(13 14 15 16 17 18 19)
 # and the full passes run it. The suites of ULID_EVERY_MAJOR run in every pass all the same:
 #   - upgrade_paths, owner_update_guard: every install and update script on every major (their
 #     gates at 14 and 18 are in the scripts, not in the suites);
-#   - monotonic_shared: the shared memory of src/pg/shared_state.cpp, whose gates are in C;
+#   - monotonic_shared: the shared memory of src/pg/shared_state.cpp, whose gates are in C (in a
+#     light pass its pgbench rounds last 2 s, not 5: ULID_MONO_SECONDS, set by scripts/test);
 #   - docs_examples: every page's examples, whose output differs between majors;
 #   - portable_*: the portable edition, plain SQL that each major's parser and catalog take or not;
 #   - release_binaries: the release binary of that major;
@@ -98,11 +100,13 @@ ulid_suite_file() {
     done
     return 1
 }
+# ulid_light_major MAJOR: true when MAJOR's pass is a light one (ULID_FULL_PASS=1 makes none light)
+ulid_light_major() { [[ ${ULID_FULL_PASS:-} != 1 && " ${ULID_LIGHT_MAJORS[*]} " == *" $1 "* ]]; }
 # ulid_light_pass SUITE MAJOR: true when SUITE is left out of MAJOR's pass. When the suite's gates
 # cannot be read (no such suite, version-gates failed), it is not left out.
 ulid_light_pass() {
     local file sides
-    [[ ${ULID_FULL_PASS:-} != 1 && " ${ULID_LIGHT_MAJORS[*]} " == *" $2 "* ]] || return 1
+    ulid_light_major "$2" || return 1
     [[ " ${ULID_EVERY_MAJOR[*]} " != *" $1 "* ]] || return 1
     file="$(ulid_suite_file "$1")" || return 1
     sides="$(python3 "$ULID_ROOT/scripts/version-gates" --root "$ULID_ROOT" --sides "$file")" || return 1
@@ -210,6 +214,24 @@ ulid_citus_built_for() {
 mapfile -t ULID_PACKAGES < <(ulid_pg_packages "$ULID_PG_MAJOR")
 # What building and installing the extension alone needs (scripts/demo): no test tools, no clients.
 ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" "${ULID_BUILD_TOOLS[@]}")
+
+# ulid_build_tree NAME: make a new empty directory to unpack and compile a source tree in, and print
+# its path: under $ULID_BUILD_TMP (default /dev/shm, a RAM filesystem) when that is a writable
+# directory with 4 GiB free, else under ${TMPDIR:-/tmp}. A compile writes and removes thousands of
+# files, and on a disk the kernel's share of that is CPU the compiler is not charged for: a 16.13
+# build took less CPU in RAM (bench/results/ci.md). The builders stage their install on the cache's
+# own disk, so that the last step stays an atomic rename; the caller removes the directory.
+ulid_build_tree() {
+    local ram="${ULID_BUILD_TMP-/dev/shm}" free
+    if [[ -n $ram && -d $ram && -w $ram ]]; then
+        free="$(df -Pk -- "$ram" 2>/dev/null | awk 'NR == 2 { print $4 }')"
+        if ((${free:-0} >= 4 * 1024 * 1024)); then
+            mktemp -d "$ram/ulid-build-$1.XXXXXX"
+            return
+        fi
+    fi
+    mktemp -d "${TMPDIR:-/tmp}/ulid-build-$1.XXXXXX"
+}
 
 # ulid_pg_ensure_server: build PostgreSQL $ULID_PG_MAJOR when it is a source-built major (cached:
 # instant when done before); Debian's packaged majors come from ulid_ensure_packages. Returns 77
