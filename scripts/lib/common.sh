@@ -218,8 +218,8 @@ ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" "${ULID_BUILD_TOOLS[@]}")
 # ulid_build_tree NAME: make a new empty directory to unpack and compile a source tree in, and print
 # its path: under $ULID_BUILD_TMP (default /dev/shm, a RAM filesystem) when that is a writable
 # directory with 4 GiB free, else under ${TMPDIR:-/tmp}. A compile writes and removes thousands of
-# files, and on a disk the kernel's share of that is CPU the compiler is not charged for: a 16.13
-# build took less CPU in RAM (bench/results/ci.md). The builders stage their install on the cache's
+# files, which on a disk costs CPU too: a 16.13 build took 13% less CPU in RAM
+# (bench/results/ci.md). The builders stage their install on the cache's
 # own disk, so that the last step stays an atomic rename; the caller removes the directory.
 ulid_build_tree() {
     local ram="${ULID_BUILD_TMP-/dev/shm}" free
