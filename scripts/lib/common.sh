@@ -224,7 +224,7 @@ ULID_BUILD_PACKAGES=("${ULID_PACKAGES[@]}" "${ULID_BUILD_TOOLS[@]}")
 ulid_build_tree() {
     local ram="${ULID_BUILD_TMP-/dev/shm}" free
     if [[ -n $ram && -d $ram && -w $ram ]]; then
-        free="$(df -Pk -- "$ram" 2>/dev/null | awk 'NR == 2 { print $4 }')"
+        free="$(df -Pk -- "$ram" 2>/dev/null | awk 'NR == 2 { print $4 }')" || free=0 # (df failed)
         if ((${free:-0} >= 4 * 1024 * 1024)); then
             mktemp -d "$ram/ulid-build-$1.XXXXXX"
             return

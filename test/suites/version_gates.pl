@@ -14,7 +14,8 @@
 #     suite the sides of its own gates in the table; ulid_light_pass leaves a suite out of a light
 #     pass unless that major is one of them or the suite is of ULID_EVERY_MAJOR, never under
 #     ULID_FULL_PASS=1 or when the gates cannot be read; a gate planted in the scratch copy brings
-#     its suite into the light passes of its sides.
+#     its suite into the light passes of its sides; ulid_light_major says which passes are light
+#     (16 and 18, not 15 or 19; none under ULID_FULL_PASS=1).
 # Static: needs no server (it runs in every major's pass; about 1 s).
 # Tier: static (checks of the tree itself, run once per run (scripts/test --tier static))
 
@@ -165,9 +166,23 @@ note 'the sides a light pass runs a suite on (scripts/version-gates --sides, uli
 	is($light_pass->('.', 'uuid_foreign_keys', 18), 'in', 'a suite with a gate at 19: in the light pass of 18');
 	is($light_pass->('.', 'logical_upgrade', 18), 'in', 'logical_upgrade (ULID_EVERY_MAJOR, no gate): in the light pass of 18');
 	is($light_pass->('.', 'no_such_suite', 16), 'in', 'a suite whose gates cannot be read: not left out');
+	# light_major MAJOR: 'light' when ulid_light_major says MAJOR's pass is light (scripts/test then
+	# shortens monotonic_shared's rounds, ULID_MONO_SECONDS=2)
+	my $light_major = sub {
+		my ($rc, $out) = run_cmd('bash', '-c',
+			'source scripts/lib/common.sh && if ulid_light_major "$1"; then echo light; else echo full; fi',
+			'-', $_[0]);
+		chomp $out;
+		return $out;
+	};
+	is($light_major->(16), 'light', 'ulid_light_major: the pass of 16 is light');
+	is($light_major->(18), 'light', '... and that of 18');
+	is($light_major->(15), 'full',  '... that of 15 is full');
+	is($light_major->(19), 'full',  '... and that of 19');
 	{
 		local $ENV{ULID_FULL_PASS} = 1;
 		is($light_pass->('.', 'physical_replication', 16), 'in', 'ULID_FULL_PASS=1: every suite in every pass');
+		is($light_major->(16), 'full', 'ULID_FULL_PASS=1: no pass is light');
 	}
 	# a gate planted in the scratch copy moves the suite into the light passes on its sides
 	append_to_file("$copy/t/020_physical_replication.pl",
