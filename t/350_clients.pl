@@ -27,7 +27,8 @@
 # cache outside the checkout (ULID_CLIENTS_CACHE, default /var/cache/ulid-clients, which
 # scripts/test, as root, hands to the user postgres the TAP suites run as; where the cache is not
 # writable, ~/.cache/ulid-clients); Go's build cache and the Rust build live there too: built once,
-# reused by every major. Any server major works.
+# reused by every major. Any server major works; CI runs it on Debian's 15 alone (the clients tier
+# runs on the host's servers only, not in 19's sid chroot: ULID_HOST_ONLY_TIERS, scripts/lib/common.sh).
 # Tier: clients (drivers and ORMs (scripts/test --tier clients))
 
 use strict;

@@ -51,6 +51,15 @@ ULID_CLIENT_PACKAGES=(
     librust-tokio-postgres-dev librust-postgres-types-dev librust-futures-util-dev librust-tokio-dev cargo
     nodejs
 )
+# The tiers whose suites run on the host's servers only, never in the pass of a major in the sid
+# chroot (19): the clients tier. The drivers meet the server only through the wire protocol and the
+# type's text and binary I/O, the same C on every major, which pg_regress checks in every pass;
+# running them in the chroot too would install the six languages' toolchains there (most of its
+# packages) and compile every check program a second time. scripts/pins/sid-packages therefore
+# carries none of ULID_CLIENT_PACKAGES (test/suites/version_gates.pl checks both).
+ULID_HOST_ONLY_TIERS=(clients)
+# ulid_tier_in_chroot TIER: true when the suites of TIER run in a pass inside the sid chroot
+ulid_tier_in_chroot() { [[ " ${ULID_HOST_ONLY_TIERS[*]} " != *" $1 "* ]]; }
 # packaging: scripts/package and the suites of the packages: building the Debian packages
 # (debhelper, pg_buildext from postgresql-server-dev-all, the server and its contrib for the
 # build-time tests from postgresql-all), checking them (lintian, autopkgtest), PGXN's client

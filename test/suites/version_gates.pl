@@ -15,7 +15,10 @@
 #     pass unless that major is one of them or the suite is of ULID_EVERY_MAJOR, never under
 #     ULID_FULL_PASS=1 or when the gates cannot be read; a gate planted in the scratch copy brings
 #     its suite into the light passes of its sides; ulid_light_major says which passes are light
-#     (16 and 18, not 15 or 19; none under ULID_FULL_PASS=1).
+#     (16 and 18, not 15 or 19; none under ULID_FULL_PASS=1);
+#   - the tiers in the sid chroot: ulid_tier_in_chroot says the server and packaging tiers run in
+#     the pass of 19 there and the clients tier does not (ULID_HOST_ONLY_TIERS), and
+#     scripts/pins/sid-packages holds the packages of ULID_CLIENT_PACKAGES exactly when it does.
 # Static: needs no server (it runs in every major's pass; about 1 s).
 # Tier: static (checks of the tree itself, run once per run (scripts/test --tier static))
 
@@ -184,6 +187,27 @@ note 'the sides a light pass runs a suite on (scripts/version-gates --sides, uli
 		is($light_pass->('.', 'physical_replication', 16), 'in', 'ULID_FULL_PASS=1: every suite in every pass');
 		is($light_major->(16), 'full', 'ULID_FULL_PASS=1: no pass is light');
 	}
+	# in_chroot TIER: 'in' when ulid_tier_in_chroot says TIER's suites run in the sid chroot's pass
+	my $in_chroot = sub {
+		my ($rc, $out) = run_cmd('bash', '-c',
+			'source scripts/lib/common.sh && if ulid_tier_in_chroot "$1"; then echo in; else echo out; fi',
+			'-', $_[0]);
+		chomp $out;
+		return $out;
+	};
+	is($in_chroot->('server'),    'in',  'ulid_tier_in_chroot: the server tier runs in the chroot (19)');
+	is($in_chroot->('packaging'), 'in',  '... and the packaging tier');
+	is($in_chroot->('clients'),   'out', '... the clients tier does not (ULID_HOST_ONLY_TIERS)');
+	# the chroot carries a host-only tier's packages not at all, and every other tier's it needs
+	my (undef, $clients) = run_cmd('bash', '-c',
+		'source scripts/lib/common.sh && printf "%s\n" "${ULID_CLIENT_PACKAGES[@]}"');
+	my %pinned = map { (split ' ')[0] => 1 }
+	  grep { !/^\s*(#|$)/ } split /\n/, slurp_file('scripts/pins/sid-packages');
+	my @clients = split ' ', $clients;
+	my @in_chroot = grep { $pinned{$_} } @clients;
+	cmp_num(scalar(@clients), '>', 5, 'ULID_CLIENT_PACKAGES read');
+	is("@in_chroot", $in_chroot->('clients') eq 'in' ? "@clients" : '',
+		'scripts/pins/sid-packages holds ULID_CLIENT_PACKAGES exactly when the clients tier runs in the chroot');
 	# a gate planted in the scratch copy moves the suite into the light passes on its sides
 	append_to_file("$copy/t/020_physical_replication.pl",
 		sprintf("if (query(q{SHOW server_version_num}) >= %d) { }\n", 17 * 10000));
