@@ -169,15 +169,18 @@ note 'the sides a light pass runs a suite on (scripts/version-gates --sides, uli
 	is($light_pass->('.', 'uuid_foreign_keys', 18), 'in', 'a suite with a gate at 19: in the light pass of 18');
 	is($light_pass->('.', 'logical_upgrade', 18), 'in', 'logical_upgrade (ULID_EVERY_MAJOR, no gate): in the light pass of 18');
 	is($light_pass->('.', 'no_such_suite', 16), 'in', 'a suite whose gates cannot be read: not left out');
-	# light_major MAJOR: 'light' when ulid_light_major says MAJOR's pass is light (scripts/test then
-	# shortens monotonic_shared's rounds, ULID_MONO_SECONDS=2)
-	my $light_major = sub {
+	# common_sh_says(FUNCTION, ARG, YES, NO): YES when scripts/lib/common.sh's FUNCTION ARG is true
+	my $common_sh_says = sub {
+		my ($function, $arg, $yes, $no) = @_;
 		my ($rc, $out) = run_cmd('bash', '-c',
-			'source scripts/lib/common.sh && if ulid_light_major "$1"; then echo light; else echo full; fi',
-			'-', $_[0]);
+			'source scripts/lib/common.sh && if "$1" "$2"; then echo "$3"; else echo "$4"; fi',
+			'-', $function, $arg, $yes, $no);
 		chomp $out;
 		return $out;
 	};
+	# light_major MAJOR: 'light' when ulid_light_major says MAJOR's pass is light (scripts/test then
+	# shortens monotonic_shared's rounds, ULID_MONO_SECONDS=2)
+	my $light_major = sub { $common_sh_says->('ulid_light_major', $_[0], 'light', 'full') };
 	is($light_major->(16), 'light', 'ulid_light_major: the pass of 16 is light');
 	is($light_major->(18), 'light', '... and that of 18');
 	is($light_major->(15), 'full',  '... that of 15 is full');
@@ -188,13 +191,7 @@ note 'the sides a light pass runs a suite on (scripts/version-gates --sides, uli
 		is($light_major->(16), 'full', 'ULID_FULL_PASS=1: no pass is light');
 	}
 	# in_chroot TIER: 'in' when ulid_tier_in_chroot says TIER's suites run in the sid chroot's pass
-	my $in_chroot = sub {
-		my ($rc, $out) = run_cmd('bash', '-c',
-			'source scripts/lib/common.sh && if ulid_tier_in_chroot "$1"; then echo in; else echo out; fi',
-			'-', $_[0]);
-		chomp $out;
-		return $out;
-	};
+	my $in_chroot = sub { $common_sh_says->('ulid_tier_in_chroot', $_[0], 'in', 'out') };
 	is($in_chroot->('server'),    'in',  'ulid_tier_in_chroot: the server tier runs in the chroot (19)');
 	is($in_chroot->('packaging'), 'in',  '... and the packaging tier');
 	is($in_chroot->('clients'),   'out', '... the clients tier does not (ULID_HOST_ONLY_TIERS)');
