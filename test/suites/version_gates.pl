@@ -195,7 +195,7 @@ note 'the sides a light pass runs a suite on (scripts/version-gates --sides, uli
 	is($in_chroot->('server'),    'in',  'ulid_tier_in_chroot: the server tier runs in the chroot (19)');
 	is($in_chroot->('packaging'), 'in',  '... and the packaging tier');
 	is($in_chroot->('clients'),   'out', '... the clients tier does not (ULID_HOST_ONLY_TIERS)');
-	# the chroot carries a host-only tier's packages not at all, and every other tier's it needs
+	# the chroot carries the clients' packages exactly when the clients tier runs there
 	my (undef, $clients) = run_cmd('bash', '-c',
 		'source scripts/lib/common.sh && printf "%s\n" "${ULID_CLIENT_PACKAGES[@]}"');
 	my %pinned = map { (split ' ')[0] => 1 }
